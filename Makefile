@@ -1,0 +1,37 @@
+# The two commands: `make run` (the main job) and `make test` (the whole suite).
+# Each sets itself up: a .venv with the project installed (editable, test and oracle extras),
+# and the Node oracles when node is on the machine.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+NODE_DIR := urlwb/oracles/node
+
+.PHONY: run test setup node clean bench
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test,oracles]'
+	@touch $(STAMP)
+
+setup: $(STAMP) node
+
+node:
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 && [ -f $(NODE_DIR)/package-lock.json ]; then \
+		if [ ! -d $(NODE_DIR)/node_modules ] || [ $(NODE_DIR)/package-lock.json -nt $(NODE_DIR)/node_modules ]; then \
+			(cd $(NODE_DIR) && npm ci --silent --no-audit --no-fund) && touch $(NODE_DIR)/node_modules; \
+		fi; \
+	else echo "make: node oracles skipped (node/npm not found or no lockfile)"; fi
+
+run: setup
+	$(BIN)/urlwb campaign
+
+test: setup
+	$(BIN)/python scripts/run_tests.py
+
+bench: setup
+	$(BIN)/python scripts/bench.py all
+
+clean:
+	rm -rf $(VENV) .urlwb build *.egg-info

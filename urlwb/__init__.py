@@ -1,0 +1,1 @@
+"""url-workbench: campaigns, triage, minimization, differentials and reports over ``engine``."""

@@ -1,0 +1,71 @@
+"""The ``urlwb`` command.
+
+Each subcommand lives in its own module, which defines ``add_arguments(parser)`` and
+``run(args) -> int``. Modules are imported only when their subcommand runs, so a broken or slow
+part never stands in the way of the others. Usage errors exit with status 2 and a one-line message.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+#: subcommand -> (module, one-line help)
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "campaign": ("urlwb.campaign", "the main job: a bounded round over every target, then a report"),
+    "fuzz": ("urlwb.fuzz", "run fuzz targets under libFuzzer with live progress, then triage"),
+    "triage": ("urlwb.triage", "minimize, deduplicate and file crash artifacts into corpus/*/regress/"),
+    "minimize": ("urlwb.minimize", "minimize one crashing input"),
+    "replay": ("urlwb.replay", "replay seed and regress corpora through their targets' checks"),
+    "merge": ("urlwb.merge", "merge the working corpus into the seed corpus (libFuzzer -merge=1)"),
+    "list": ("urlwb.listing", "list targets, corpora and findings"),
+    "coverage": ("urlwb.coverage", "engine branch coverage reached by WPT, properties and corpora"),
+    "diff": ("urlwb.diff", "differential: one input, many parsers, a verdict table"),
+    "export-wpt": ("urlwb.export_wpt", "export findings as WPT urltestdata-format JSON"),
+    "export-hypothesis": ("urlwb.export_hypothesis", "turn Hypothesis failures into regress entries"),
+    "bench": ("urlwb.bench", "benchmarks: hosts, urls, growth, memory (ratios against peers)"),
+    "bench-fuzz": ("urlwb.bench_fuzz", "exec/s of each fuzz target on one core"),
+}
+
+
+class UsageError(Exception):
+    """A bad flag, target or path: reported in one line, exit status 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="urlwb", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module, help_) in SUBCOMMANDS.items():
+        p = sub.add_parser(name, help=help_, description=help_)
+        try:
+            mod = importlib.import_module(module)
+        except ImportError as exc:  # a part not built yet, or missing its dependency
+            p.set_defaults(_unavailable=f"{name}: unavailable ({exc})")
+            continue
+        mod.add_arguments(p)
+        p.set_defaults(_run=mod.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    if getattr(args, "_unavailable", None):
+        print(f"urlwb: {args._unavailable}", file=sys.stderr)
+        return 2
+    try:
+        return int(args._run(args) or 0)
+    except UsageError as exc:
+        print(f"urlwb {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"urlwb {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,239 @@
+"""The regression corpus: seeds, findings and their sidecars, on disk.
+
+Layout (committed to git)::
+
+    corpus/<target>/seed/<name>              inputs generated from WPT (scripts/gen_seeds.py)
+    corpus/<target>/regress/<sha1>           a minimized input that once failed
+    corpus/<target>/regress/<sha1>.json      its sidecar: target, sha1, signature, kind,
+                                             <kind>: detail, first_seen, status, note, ...
+
+and, outside git, the working corpus the fuzzers grow: ``.urlwb/corpus/<target>/``.
+
+Every write is atomic (a temporary file in the same folder, then ``os.replace``): the input is
+written before its sidecar, so a process killed at any moment leaves either nothing, or a complete
+input without a sidecar (an *orphan*, listed by ``iter_regress`` and completed by the next
+``record_finding`` of the same input), or a complete entry. Nothing is ever half written.
+
+``URLWB_CORPUS`` and ``URLWB_WORKDIR`` override the corpus root and the working folder (tests use
+them to work in a temporary folder).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import hashlib
+import importlib.util
+import json
+import os
+import pathlib
+import sys
+import tempfile
+from collections.abc import Iterator
+from types import ModuleType
+
+from urlwb.cli import UsageError
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+FUZZERS_DIR = ROOT / "fuzzers"
+
+#: The targets issue 4 asks for, each in ``fuzzers/fuzz_<name>.py``.
+CORE_TARGETS = (
+    "percent", "encodings", "ipv4", "ipv6", "host", "idna", "public_suffix",
+    "urlencoded", "url", "setters", "search_params",
+)
+
+STATUSES = ("open", "fixed")
+KINDS = ("invariant", "exception", "timeout", "oom", "unreproducible")
+REQUIRED_KEYS = ("target", "signature", "kind", "first_seen", "status")
+
+
+class CorpusError(UsageError):
+    """A corpus folder or sidecar that cannot be used; one line, exit status 2 from ``urlwb``."""
+
+
+def _discover_targets() -> dict[str, str]:
+    found = {p.stem[len("fuzz_"):]: str(p.relative_to(ROOT)) for p in FUZZERS_DIR.glob("fuzz_*.py")}
+    return dict(sorted(found.items()))
+
+
+#: target name -> module path (relative to the repository root), e.g. "url" -> "fuzzers/fuzz_url.py".
+TARGETS: dict[str, str] = _discover_targets()
+
+
+def corpus_root() -> pathlib.Path:
+    return pathlib.Path(os.environ.get("URLWB_CORPUS") or ROOT / "corpus")
+
+
+def work_root() -> pathlib.Path:
+    return pathlib.Path(os.environ.get("URLWB_WORKDIR") or ROOT / ".urlwb")
+
+
+def seed_dir(target: str) -> pathlib.Path:
+    return corpus_root() / target / "seed"
+
+
+def regress_dir(target: str) -> pathlib.Path:
+    return corpus_root() / target / "regress"
+
+
+def work_dir(target: str) -> pathlib.Path:
+    """The working corpus of ``target`` (outside git), created on demand."""
+    path = work_root() / "corpus" / target
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def check_target(name: str) -> str:
+    """``name`` if it is a known target, else a one-line CorpusError naming the known ones."""
+    if name not in TARGETS:
+        raise CorpusError(f"unknown target {name!r} (known: {', '.join(TARGETS)})")
+    return name
+
+
+def resolve_targets(names: list[str] | str | None) -> list[str]:
+    """``None``/"all"/[] -> every target; otherwise each name checked."""
+    if names is None or names == "all" or names == [] or names == ["all"]:
+        return list(TARGETS)
+    if isinstance(names, str):
+        names = [names]
+    return [check_target(n) for n in names]
+
+
+_loaded: dict[str, ModuleType] = {}
+
+
+def load_target(name: str) -> ModuleType:
+    """Import ``fuzzers/fuzz_<name>.py`` (not as ``__main__``: no atheris instrumentation)."""
+    check_target(name)
+    if name not in _loaded:
+        path = ROOT / TARGETS[name]
+        spec = importlib.util.spec_from_file_location(f"fuzzers.fuzz_{name}", path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+        _loaded[name] = module
+    return _loaded[name]
+
+
+def sha1(data: bytes) -> str:
+    return hashlib.sha1(data).hexdigest()
+
+
+def atomic_write(path: pathlib.Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` via a temporary file in the same folder and ``os.replace``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+@dataclasses.dataclass
+class RegressEntry:
+    target: str
+    path: pathlib.Path          # the input
+    sidecar: dict | None        # None for an orphan (input written, sidecar not yet)
+
+    @property
+    def status(self) -> str | None:
+        return self.sidecar["status"] if self.sidecar else None
+
+    @property
+    def signature(self) -> str | None:
+        return self.sidecar["signature"] if self.sidecar else None
+
+
+def load_sidecar(path: pathlib.Path) -> dict:
+    """Read and validate a sidecar; a CorpusError (one line) names the file and what is wrong."""
+    path = pathlib.Path(path)
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise CorpusError(f"{path}: unreadable sidecar ({exc.strerror or exc})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CorpusError(f"{path}: corrupt sidecar ({exc})") from None
+    if not isinstance(meta, dict):
+        raise CorpusError(f"{path}: corrupt sidecar (not a JSON object)")
+    missing = [k for k in REQUIRED_KEYS if k not in meta]
+    if missing:
+        raise CorpusError(f"{path}: corrupt sidecar (missing {', '.join(missing)})")
+    if meta["status"] not in STATUSES:
+        raise CorpusError(f"{path}: corrupt sidecar (status {meta['status']!r} is not one of {STATUSES})")
+    return meta
+
+
+def iter_seeds(target: str) -> Iterator[pathlib.Path]:
+    """The seed inputs of ``target``, sorted; hidden and temporary files skipped."""
+    folder = seed_dir(target)
+    if not folder.is_dir():
+        return
+    for path in sorted(folder.iterdir()):
+        if path.is_file() and not path.name.startswith("."):
+            yield path
+
+
+def iter_regress(target: str | None = None) -> Iterator[RegressEntry]:
+    """Every regress entry (of one target, or all), sidecars validated (CorpusError if corrupt)."""
+    if target:
+        targets = [target]
+    else:
+        root = corpus_root()
+        targets = sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
+    for t in targets:
+        folder = regress_dir(t)
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.iterdir()):
+            if path.name.startswith(".") or path.suffix == ".json" or not path.is_file():
+                continue
+            side = path.with_name(path.name + ".json")
+            yield RegressEntry(t, path, load_sidecar(side) if side.exists() else None)
+
+
+def read_input(path: pathlib.Path) -> bytes | None:
+    """The bytes of a corpus file, or None (with a one-line warning) if it cannot be read."""
+    try:
+        return pathlib.Path(path).read_bytes()
+    except OSError as exc:
+        print(f"urlwb: skipping unreadable {path} ({exc.strerror or exc})", file=sys.stderr)
+        return None
+
+
+def record_finding(target: str, data: bytes, signature: str, kind: str, detail: str, *,
+                   status: str = "open", extra: dict | None = None) -> pathlib.Path | None:
+    """File a minimized failing input in ``corpus/<target>/regress/``; its path, or None if a
+    finding with the same signature (or the same input) is already filed for ``target``."""
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
+    if status not in STATUSES:
+        raise ValueError(f"status must be one of {STATUSES}, not {status!r}")
+    digest = sha1(data)
+    for entry in iter_regress(target):
+        if entry.sidecar and (entry.signature == signature or entry.path.name == digest):
+            return None
+    path = regress_dir(target) / digest
+    meta = {
+        "target": target,
+        "sha1": digest,
+        "signature": signature,
+        "kind": kind,
+        kind: detail,
+        "first_seen": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "status": status,
+        "note": "",
+    }
+    meta.update(extra or {})
+    atomic_write(path, data)
+    atomic_write(path.with_name(digest + ".json"),
+                 (json.dumps(meta, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    return path

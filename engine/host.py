@@ -1,0 +1,436 @@
+"""Hosts (domains and IP addresses): representation, parsing, serializing, equivalence.
+
+https://url.spec.whatwg.org/#hosts-(domains-and-ip-addresses)
+
+A host's kind is its type: ``Domain`` and ``OpaqueHost`` and ``EmptyHost`` are ``str``
+subclasses, ``IPv4Address`` an ``int`` subclass, ``IPv6Address`` a ``tuple`` of eight pieces.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .failure import Failure
+from .idna import domain_to_ascii
+from .infra import to_scalar_value_string
+from .percent_encoding import C0_CONTROL_PERCENT_ENCODE_SET, _utf8_percent_encode, percent_decode
+
+__all__ = [
+    "Domain",
+    "IPv4Address",
+    "IPv6Address",
+    "OpaqueHost",
+    "EmptyHost",
+    "Host",
+    "FORBIDDEN_HOST_CODE_POINTS",
+    "FORBIDDEN_DOMAIN_CODE_POINTS",
+    "parse_host",
+    "ends_in_a_number",
+    "parse_ipv4",
+    "parse_ipv4_number",
+    "parse_ipv6",
+    "parse_opaque_host",
+    "serialize_host",
+    "serialize_ipv4",
+    "serialize_ipv6",
+    "find_ipv6_compressed_piece_index",
+    "hosts_equal",
+]
+
+
+class Domain(str):
+    """https://url.spec.whatwg.org/#concept-domain"""
+
+    __slots__ = ()
+
+
+class OpaqueHost(str):
+    """https://url.spec.whatwg.org/#opaque-host"""
+
+    __slots__ = ()
+
+
+class EmptyHost(str):
+    """https://url.spec.whatwg.org/#empty-host"""
+
+    __slots__ = ()
+
+
+class IPv4Address(int):
+    """https://url.spec.whatwg.org/#concept-ipv4"""
+
+    __slots__ = ()
+
+
+class IPv6Address(tuple):
+    """https://url.spec.whatwg.org/#concept-ipv6 (a tuple of eight 16-bit pieces)"""
+
+    __slots__ = ()
+
+
+Host = Domain | IPv4Address | IPv6Address | OpaqueHost | EmptyHost
+
+# https://url.spec.whatwg.org/#forbidden-host-code-point
+FORBIDDEN_HOST_CODE_POINTS = frozenset("\x00\t\n\r #/:<>?@[\\]^|")
+# https://url.spec.whatwg.org/#forbidden-domain-code-point
+FORBIDDEN_DOMAIN_CODE_POINTS = (
+    FORBIDDEN_HOST_CODE_POINTS | frozenset(map(chr, range(0x20))) | frozenset("%\x7f")
+)
+
+_forbidden_host = re.compile("[\x00\t\n\r #/:<>?@\\[\\\\\\]^|]").search
+_forbidden_domain = re.compile("[\x00-\x20#%/:<>?@\\[\\\\\\]^|\x7f]").search
+_percent_encoded_byte = re.compile("%[0-9A-Fa-f]{2}").search
+# https://url.spec.whatwg.org/#url-code-points, with U+0025 (%) added, as the opaque-host parser
+# checks them.
+_not_url_code_point_or_percent = re.compile(
+    "[^!$%&'()*+,\\-./0-9:;=?@A-Z_a-z~\u00a0-\U0010fffd]"
+    "|[\ufdd0-\ufdef\ufffe\uffff\U0001fffe\U0001ffff\U0002fffe\U0002ffff\U0003fffe\U0003ffff"
+    "\U0004fffe\U0004ffff\U0005fffe\U0005ffff\U0006fffe\U0006ffff\U0007fffe\U0007ffff"
+    "\U0008fffe\U0008ffff\U0009fffe\U0009ffff\U000afffe\U000affff\U000bfffe\U000bffff"
+    "\U000cfffe\U000cffff\U000dfffe\U000dffff\U000efffe\U000effff\U000ffffe\U000fffff"
+    "\U0010fffe\U0010ffff\ud800-\udfff]"
+).search
+_percent_not_followed_by_hex = re.compile("%(?![0-9A-Fa-f]{2})").search
+
+
+def _check_str(name: str, value: object) -> None:
+    if not isinstance(value, str):
+        raise TypeError(f"{name}() takes str, not {type(value).__name__}")
+
+
+def parse_host(input: str, is_opaque: bool = False, *, errors: list[str] | None = None) -> Host:
+    """https://url.spec.whatwg.org/#concept-host-parser"""
+    _check_str("parse_host", input)
+    # 1. If input starts with U+005B ([), then:
+    if input[:1] == "[":
+        # 1.1. If input does not end with U+005D (]), IPv6-unclosed validation error, return failure.
+        if input[-1] != "]" or len(input) < 2:
+            if errors is not None:
+                errors.append("IPv6-unclosed")
+            raise Failure("IPv6-unclosed")
+        # 1.2. Return the result of IPv6 parsing input with its leading [ and trailing ] removed.
+        return parse_ipv6(input[1:-1], errors=errors)
+    # 2. If isOpaque is true, then return the result of opaque-host parsing input.
+    if is_opaque:
+        return parse_opaque_host(input, errors=errors)
+    # 3. Assert: input is not the empty string. (An empty input fails in the domain parser.)
+    if "%" in input:
+        # 4. If input contains a percent-encoded byte, domain-percent-encoded validation error.
+        if errors is not None and _percent_encoded_byte(input):
+            errors.append("domain-percent-encoded")
+        # 5. Let domain be the result of running UTF-8 decode without BOM on the
+        # percent-decoding of input.
+        domain = percent_decode(to_scalar_value_string(input).encode("utf-8")).decode(
+            "utf-8", "replace"
+        )
+    else:
+        domain = input
+    # 6./7. Let asciiDomain be the result of running the domain parser with domain and false.
+    ascii_domain = domain_to_ascii(domain, False, errors=errors)
+    # 8. If asciiDomain ends in a number, then return the result of IPv4 parsing asciiDomain.
+    if ends_in_a_number(ascii_domain):
+        return parse_ipv4(ascii_domain, errors=errors)
+    # 9. Return asciiDomain.
+    return Domain(ascii_domain)
+
+
+def ends_in_a_number(input: str) -> bool:
+    """https://url.spec.whatwg.org/#ends-in-a-number-checker"""
+    _check_str("ends_in_a_number", input)
+    # 2./3. Strictly split on U+002E (.); drop a trailing empty item.
+    parts = input.split(".")
+    if parts[-1] == "" and len(parts) > 1:
+        parts.pop()
+    # 4. Let last be the last item in parts.
+    last = parts[-1]
+    # 5. If last is non-empty and contains only ASCII digits, then return true.
+    if last and last.isascii() and last.isdigit():
+        return True
+    # 6. If parsing last as an IPv4 number does not return failure, then return true.
+    # (Equivalent to: "0x" or "0X" followed by zero or more ASCII hex digits.)
+    if last[:2] in ("0x", "0X") and all(c in _HEX_DIGITS for c in last[2:]):
+        return True
+    return False
+
+
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+_OCTAL_DIGITS = frozenset("01234567")
+_DECIMAL_DIGITS = frozenset("0123456789")
+
+
+def parse_ipv4_number(input: str) -> tuple[int, bool]:
+    """https://url.spec.whatwg.org/#ipv4-number-parser
+
+    Returns (number, validationError); raises Failure where the Standard returns failure.
+    """
+    # 1. If input is the empty string, then return failure.
+    if not input:
+        raise Failure("IPv4-non-numeric-part")
+    validation_error = False
+    digits = _DECIMAL_DIGITS
+    radix = 10
+    # 4. "0x"/"0X": hexadecimal.
+    if len(input) >= 2 and input[0] == "0" and input[1] in "xX":
+        validation_error = True
+        input = input[2:]
+        digits, radix = _HEX_DIGITS, 16
+    # 5. A leading 0 (and at least two code points): octal.
+    elif len(input) >= 2 and input[0] == "0":
+        validation_error = True
+        input = input[1:]
+        digits, radix = _OCTAL_DIGITS, 8
+    # 6. If input is the empty string, then return (0, true).
+    if not input:
+        return 0, True
+    # 7. If input contains a code point that is not a radix-R digit, then return failure.
+    for c in input:
+        if c not in digits:
+            raise Failure("IPv4-non-numeric-part")
+    # 8. The mathematical integer value represented by input in radix-R notation.
+    # (int() of a very long string is refused by CPython's digit limit for radix 10; any number
+    # of more than ten digits is out of range anyway, so it is capped without changing a result.)
+    if len(input) > 4300:
+        input = input.lstrip("0") or "0"
+        if len(input) > 4300:
+            return 1 << 64, validation_error
+    return int(input, radix), validation_error
+
+
+def parse_ipv4(input: str, *, errors: list[str] | None = None) -> IPv4Address:
+    """https://url.spec.whatwg.org/#concept-ipv4-parser"""
+    _check_str("parse_ipv4", input)
+    # 1. Let parts be the result of strictly splitting input on U+002E (.).
+    parts = input.split(".")
+    # 2. If the last item in parts is the empty string, then:
+    if parts[-1] == "":
+        if errors is not None:
+            errors.append("IPv4-empty-part")
+        if len(parts) > 1:
+            parts.pop()
+    # 3. If parts's size is less than 4, IPv4-too-few-parts validation error.
+    if len(parts) < 4 and errors is not None:
+        errors.append("IPv4-too-few-parts")
+    # 4. If parts's size is greater than 4, IPv4-too-many-parts validation error, return failure.
+    if len(parts) > 4:
+        if errors is not None:
+            errors.append("IPv4-too-many-parts")
+        raise Failure("IPv4-too-many-parts")
+    # 5./6. Parse each part as an IPv4 number.
+    numbers = []
+    for part in parts:
+        try:
+            number, non_decimal = parse_ipv4_number(part)
+        except Failure:
+            if errors is not None:
+                errors.append("IPv4-non-numeric-part")
+            raise
+        if non_decimal and errors is not None:
+            errors.append("IPv4-non-decimal-part")
+        numbers.append(number)
+    # 7. If any item in numbers is greater than 255, IPv4-out-of-range-part validation error.
+    if errors is not None and any(n > 255 for n in numbers):
+        errors.append("IPv4-out-of-range-part")
+    # 8. If any but the last item in numbers is greater than 255, then return failure.
+    if any(n > 255 for n in numbers[:-1]):
+        raise Failure("IPv4-out-of-range-part")
+    # 9. If the last item is greater than or equal to 256^(5 - numbers's size), return failure.
+    if numbers[-1] >= 256 ** (5 - len(numbers)):
+        raise Failure("IPv4-out-of-range-part")
+    # 10.-14. Let ipv4 be the last item; add each other n times 256^(3 - counter).
+    ipv4 = numbers.pop()
+    for counter, n in enumerate(numbers):
+        ipv4 += n * 256 ** (3 - counter)
+    return IPv4Address(ipv4)
+
+
+def parse_ipv6(input: str, *, errors: list[str] | None = None) -> IPv6Address:
+    """https://url.spec.whatwg.org/#concept-ipv6-parser"""
+    _check_str("parse_ipv6", input)
+
+    def fail(name: str) -> Failure:
+        if errors is not None:
+            errors.append(name)
+        return Failure(name)
+
+    # 1.-4. address of eight 0 pieces, pieceIndex 0, compress null, pointer at 0.
+    address = [0] * 8
+    piece_index = 0
+    compress = None
+    pointer = 0
+    n = len(input)
+    hex_digits = _HEX_DIGITS
+    # 5. If c is U+003A (:), then:
+    if input[:1] == ":":
+        # 5.1. If remaining does not start with U+003A (:), IPv6-invalid-compression.
+        if input[1:2] != ":":
+            raise fail("IPv6-invalid-compression")
+        # 5.2./5.3.
+        pointer += 2
+        piece_index += 1
+        compress = piece_index
+    # 6. While c is not the EOF code point:
+    while pointer < n:
+        # 6.1. If pieceIndex is 8, IPv6-too-many-pieces validation error, return failure.
+        if piece_index == 8:
+            raise fail("IPv6-too-many-pieces")
+        # 6.2. If c is U+003A (:), then:
+        if input[pointer] == ":":
+            if compress is not None:
+                raise fail("IPv6-multiple-compression")
+            pointer += 1
+            piece_index += 1
+            compress = piece_index
+            continue
+        # 6.3./6.4. Up to four ASCII hex digits make a piece.
+        value = length = 0
+        while length < 4 and pointer < n and input[pointer] in hex_digits:
+            value = value * 0x10 + int(input[pointer], 16)
+            pointer += 1
+            length += 1
+        c = input[pointer] if pointer < n else None
+        # 6.5. If c is U+002E (.), then: (an IPv4 address in the last two pieces)
+        if c == ".":
+            if length == 0:
+                raise fail("IPv4-in-IPv6-invalid-code-point")
+            pointer -= length
+            if piece_index > 6:
+                raise fail("IPv4-in-IPv6-too-many-pieces")
+            numbers_seen = 0
+            while pointer < n:
+                ipv4_piece = None
+                if numbers_seen > 0:
+                    if input[pointer] == "." and numbers_seen < 4:
+                        pointer += 1
+                    else:
+                        raise fail("IPv4-in-IPv6-invalid-code-point")
+                if pointer >= n or input[pointer] not in _DECIMAL_DIGITS:
+                    raise fail("IPv4-in-IPv6-invalid-code-point")
+                while pointer < n and input[pointer] in _DECIMAL_DIGITS:
+                    number = ord(input[pointer]) - 0x30
+                    if ipv4_piece is None:
+                        ipv4_piece = number
+                    elif ipv4_piece == 0:
+                        raise fail("IPv4-in-IPv6-invalid-code-point")
+                    else:
+                        ipv4_piece = ipv4_piece * 10 + number
+                    if ipv4_piece > 255:
+                        raise fail("IPv4-in-IPv6-out-of-range-part")
+                    pointer += 1
+                address[piece_index] = address[piece_index] * 0x100 + ipv4_piece
+                numbers_seen += 1
+                if numbers_seen in (2, 4):
+                    piece_index += 1
+            if numbers_seen != 4:
+                raise fail("IPv4-in-IPv6-too-few-parts")
+            break
+        # 6.6. Otherwise, if c is U+003A (:): increase pointer; EOF then is an error.
+        elif c == ":":
+            pointer += 1
+            if pointer >= n:
+                raise fail("IPv6-invalid-code-point")
+        # 6.7. Otherwise, if c is not the EOF code point, IPv6-invalid-code-point.
+        elif c is not None:
+            raise fail("IPv6-invalid-code-point")
+        # 6.8. A piece with a leading zero.
+        if errors is not None and length > 1 and value < 0x10 ** (length - 1):
+            errors.append("IPv6-piece-leading-zero")
+        # 6.9./6.10.
+        address[piece_index] = value
+        piece_index += 1
+    # 7. If compress is non-null, move the pieces after it to the end.
+    if compress is not None:
+        swaps = piece_index - compress
+        piece_index = 7
+        while piece_index != 0 and swaps > 0:
+            j = compress + swaps - 1
+            address[piece_index], address[j] = address[j], address[piece_index]
+            piece_index -= 1
+            swaps -= 1
+    # 8. Otherwise, if compress is null and pieceIndex is not 8, IPv6-too-few-pieces.
+    elif piece_index != 8:
+        raise fail("IPv6-too-few-pieces")
+    return IPv6Address(address)
+
+
+def parse_opaque_host(input: str, *, errors: list[str] | None = None) -> OpaqueHost | EmptyHost:
+    """https://url.spec.whatwg.org/#concept-opaque-host-parser"""
+    _check_str("parse_opaque_host", input)
+    # 1. If input contains a forbidden host code point, host-invalid-code-point, return failure.
+    if _forbidden_host(input):
+        if errors is not None:
+            errors.append("host-invalid-code-point")
+        raise Failure("host-invalid-code-point")
+    if errors is not None:
+        # 2. A code point that is not a URL code point and not U+0025 (%): invalid-URL-unit.
+        if _not_url_code_point_or_percent(input):
+            errors.append("invalid-URL-unit")
+        # 3. A U+0025 (%) not followed by two ASCII hex digits: invalid-URL-unit.
+        if _percent_not_followed_by_hex(input):
+            errors.append("invalid-URL-unit")
+    # 4. Return the result of UTF-8 percent-encoding input using the C0 control set.
+    if not input:
+        return EmptyHost("")
+    return OpaqueHost(_utf8_percent_encode(input, C0_CONTROL_PERCENT_ENCODE_SET, False))
+
+
+def serialize_host(host: Host) -> str:
+    """https://url.spec.whatwg.org/#concept-host-serializer"""
+    if isinstance(host, IPv4Address):
+        return serialize_ipv4(host)
+    if isinstance(host, IPv6Address):
+        return "[" + serialize_ipv6(host) + "]"
+    if isinstance(host, str):
+        return str(host)
+    raise TypeError(f"serialize_host() takes a host, not {type(host).__name__}")
+
+
+def serialize_ipv4(address: int) -> str:
+    """https://url.spec.whatwg.org/#concept-ipv4-serializer"""
+    if not isinstance(address, int) or not 0 <= address <= 0xFFFFFFFF:
+        raise TypeError("serialize_ipv4() takes a 32-bit unsigned integer")
+    return f"{address >> 24}.{(address >> 16) & 255}.{(address >> 8) & 255}.{address & 255}"
+
+
+def find_ipv6_compressed_piece_index(address: tuple[int, ...]) -> int | None:
+    """https://url.spec.whatwg.org/#find-the-ipv6-address-compressed-piece-index"""
+    longest_index = None
+    longest_size = 1
+    found_index = None
+    found_size = 0
+    for piece_index, piece in enumerate(address):
+        if piece != 0:
+            if found_size > longest_size:
+                longest_index, longest_size = found_index, found_size
+            found_index = None
+            found_size = 0
+        else:
+            if found_index is None:
+                found_index = piece_index
+            found_size += 1
+    if found_size > longest_size:
+        return found_index
+    return longest_index
+
+
+def serialize_ipv6(address: tuple[int, ...]) -> str:
+    """https://url.spec.whatwg.org/#concept-ipv6-serializer"""
+    if (
+        not isinstance(address, (tuple, list))
+        or len(address) != 8
+        or not all(isinstance(p, int) and 0 <= p <= 0xFFFF for p in address)
+    ):
+        raise TypeError("serialize_ipv6() takes eight 16-bit unsigned integers")
+    compress = find_ipv6_compressed_piece_index(address)
+    if compress is None:
+        return ":".join(f"{p:x}" for p in address)
+    end = compress
+    while end < 8 and address[end] == 0:
+        end += 1
+    head = ":".join(f"{p:x}" for p in address[:compress])
+    tail = ":".join(f"{p:x}" for p in address[end:])
+    return head + "::" + tail
+
+
+def hosts_equal(a: Host, b: Host) -> bool:
+    """https://url.spec.whatwg.org/#concept-host-equals"""
+    return type(a) is type(b) and a == b

@@ -1,0 +1,116 @@
+"""Public suffix and registrable domain.
+
+https://url.spec.whatwg.org/#host-public-suffix
+
+The Public Suffix List algorithm (https://github.com/publicsuffix/list/wiki/Format#formal-algorithm)
+is implemented here over the list that the ``publicsuffixlist`` package ships (its data only; its
+``VERSION`` line is ``LIST_VERSION``). Rules are converted to their ASCII form once, on first use,
+since hosts reach here as ASCII domains.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+
+from .host import Domain, IPv4Address, IPv6Address
+
+__all__ = ["public_suffix", "registrable_domain", "LIST_VERSION"]
+
+
+def _list_text() -> str:
+    return resources.files("publicsuffixlist").joinpath("public_suffix_list.dat").read_text("utf-8")
+
+
+def _version(text: str) -> str:
+    for line in text.splitlines()[:20]:
+        if line.startswith("// VERSION:"):
+            return line.split(":", 1)[1].strip()
+    return "unknown"
+
+
+@lru_cache(maxsize=1)
+def _rules() -> tuple[frozenset[str], frozenset[str]]:
+    """The list's rules and exception rules (without "!"), in ASCII, lowercase."""
+    from .idna import unicode_to_ascii
+    from .failure import Failure
+
+    rules, exceptions = set(), set()
+    for line in _list_text().splitlines():
+        line = line.strip()
+        if not line or line.startswith("//"):
+            continue
+        rule = line.split()[0]
+        target = rules
+        if rule.startswith("!"):
+            rule, target = rule[1:], exceptions
+        if not rule.isascii():
+            try:
+                rule = ".".join(
+                    lb if lb == "*" else unicode_to_ascii(lb, check_hyphens=False, use_std3=False, verify_dns_length=False)
+                    for lb in rule.split(".")
+                )
+            except Failure:  # pragma: no cover - the list holds valid IDNs only
+                continue
+        target.add(rule.lower())
+    return frozenset(rules), frozenset(exceptions)
+
+
+LIST_VERSION = _version(_list_text())
+
+
+def _public_suffix_labels(labels: list[str]) -> int:
+    """How many rightmost labels of ``labels`` form the public suffix (the prevailing rule)."""
+    rules, exceptions = _rules()
+    best = 1  # the implicit "*" rule
+    for k in range(1, len(labels) + 1):
+        suffix = ".".join(labels[-k:])
+        # An exception rule prevails; its leftmost label is dropped.
+        if suffix in exceptions:
+            return k - 1
+        if suffix in rules:
+            best = k
+        elif k > 1 and "*." + ".".join(labels[-k + 1 :]) in rules:
+            best = k
+    return best
+
+
+def _split(host: object) -> tuple[list[str], str] | None:
+    if host is None or isinstance(host, (IPv4Address, IPv6Address)):
+        return None
+    if not isinstance(host, str):
+        raise TypeError(f"public_suffix() takes a host, not {type(host).__name__}")
+    if not host:
+        return None
+    trailing_dot = "." if host.endswith(".") else ""
+    body = host[:-1] if trailing_dot else host
+    labels = body.lower().split(".")
+    # Deviation: the PSL algorithm is defined for domains whose labels are all non-empty; for a
+    # domain with an empty label (".example.com", "a..com") there is no answer, as in the
+    # list's own tests, so both results are null.
+    if "" in labels:
+        return None
+    return labels, trailing_dot
+
+
+def public_suffix(host: Domain | str | None) -> str | None:
+    """https://url.spec.whatwg.org/#host-public-suffix"""
+    split = _split(host)
+    if split is None:
+        return None
+    labels, trailing_dot = split
+    n = _public_suffix_labels(labels)
+    return ".".join(labels[-n:]) + trailing_dot
+
+
+def registrable_domain(host: Domain | str | None) -> str | None:
+    """https://url.spec.whatwg.org/#host-registrable-domain"""
+    split = _split(host)
+    if split is None:
+        return None
+    labels, trailing_dot = split
+    n = _public_suffix_labels(labels)
+    # 1. If host's public suffix is null or equals host, then return null.
+    if n >= len(labels):
+        return None
+    return ".".join(labels[-n - 1 :]) + trailing_dot

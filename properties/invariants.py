@@ -1,0 +1,833 @@
+"""The invariants of the URL Standard, as plain checks shared by fuzz targets and properties.
+
+https://url.spec.whatwg.org/
+
+Each ``check_*`` function takes any input (of its documented type), runs the engine on it and
+raises ``AssertionError`` with a message naming the input, the expected and the actual value
+when an invariant does not hold. ``engine.Failure`` is the Standard's "failure" and is caught
+where failure is a legitimate outcome; nothing else is caught, so any other exception escaping
+the engine reaches the caller (a fuzzer's crash, a property's error) as the finding it is.
+
+The oracles used here are independent of the engine: Python's ``ipaddress`` (dotted-decimal IPv4
+and RFC 4291 IPv6 text), ``urllib.parse`` (percent-decoding, form quoting), and the spec's own
+definitions restated literally (percent-encode sets, the IPv6 compression rule, sort order).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+import urllib.parse
+
+import engine
+from engine import Failure
+
+__all__ = [
+    "check_url_idempotence",
+    "check_can_parse",
+    "check_base_resolution",
+    "check_host_idempotence",
+    "check_ipv4",
+    "check_ipv6",
+    "check_ipv4_address",
+    "check_ipv6_address",
+    "check_percent_roundtrip",
+    "check_percent_decode",
+    "check_percent_encode_after_encoding",
+    "check_domain_roundtrip",
+    "check_public_suffix",
+    "check_urlencoded_parse",
+    "check_urlencoded_roundtrip",
+    "check_setters",
+    "check_search_params",
+    "check_url_object",
+    "check_search_params_state",
+    "apply_search_params_op",
+    "SETTERS",
+    "GETTERS",
+    "SEARCH_PARAMS_METHODS",
+    "spec_percent_encode_set_contains",
+    "to_usv",
+    "urlencoded_parse_model",
+    "urlencoded_serialize_model",
+    "code_unit_key",
+]
+
+#: URL API attributes with a setter, as named on engine.URL.
+SETTERS = ("href", "protocol", "username", "password", "host", "hostname", "port", "pathname",
+           "search", "hash")
+#: URL API attributes with a getter.
+GETTERS = ("href", "origin", "protocol", "username", "password", "host", "hostname", "port",
+           "pathname", "search", "hash")
+#: URLSearchParams operations understood by check_search_params: name -> accepted arities.
+SEARCH_PARAMS_METHODS = {
+    "append": (2,), "delete": (1, 2), "get": (1,), "get_all": (1,), "has": (1, 2),
+    "set": (2,), "sort": (0,), "size": (0,), "iter": (0,), "str": (0,),
+}
+
+# https://url.spec.whatwg.org/#special-scheme
+_SPECIAL_SCHEMES = {"ftp": 21, "file": None, "http": 80, "https": 443, "ws": 80, "wss": 443}
+
+# https://url.spec.whatwg.org/#forbidden-host-code-point
+_FORBIDDEN_HOST = frozenset("\x00\t\n\r #/:<>?@[\\]^|")
+# https://url.spec.whatwg.org/#forbidden-domain-code-point
+_FORBIDDEN_DOMAIN = _FORBIDDEN_HOST | frozenset(map(chr, range(0x20))) | {"%", "\x7f"}
+
+_PERCENT_ENCODED_BYTE = re.compile("%[0-9A-Fa-f]{2}")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _fail(message: str) -> None:
+    raise AssertionError(message)
+
+
+def to_usv(s: str) -> str:
+    """https://infra.spec.whatwg.org/#javascript-string-convert
+
+    The scalar value string a JavaScript string converts to: a surrogate pair is one code point,
+    any other surrogate becomes U+FFFD.
+    """
+    if _SURROGATE.search(s) is None:
+        return s
+    return s.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+# -- percent-encode sets, restated from the Standard's prose, each from the previous one --------
+
+_C0_CONTROL_ASCII = frozenset(map(chr, range(0x20)))
+_SPEC_SET_ASCII: dict[str, frozenset[str]] = {"c0-control": _C0_CONTROL_ASCII}
+_SPEC_SET_ASCII["fragment"] = _SPEC_SET_ASCII["c0-control"] | frozenset(' "<>`')
+_SPEC_SET_ASCII["query"] = _SPEC_SET_ASCII["c0-control"] | frozenset(' "#<>')
+_SPEC_SET_ASCII["special-query"] = _SPEC_SET_ASCII["query"] | {"'"}
+_SPEC_SET_ASCII["path"] = _SPEC_SET_ASCII["query"] | frozenset("?^`{}")
+_SPEC_SET_ASCII["userinfo"] = _SPEC_SET_ASCII["path"] | frozenset("/:;=@[\\]|")
+_SPEC_SET_ASCII["component"] = _SPEC_SET_ASCII["userinfo"] | frozenset("$%&+,")
+_SPEC_SET_ASCII["application/x-www-form-urlencoded"] = (
+    _SPEC_SET_ASCII["component"] | frozenset("!'()~"))
+_FORM = "application/x-www-form-urlencoded"
+
+
+def spec_percent_encode_set_contains(set_name: str, c: str) -> bool:
+    """https://url.spec.whatwg.org/#percent-encoded-bytes
+
+    Whether the code point ``c`` is in the named percent-encode set, as the prose defines it:
+    every set holds the C0 controls and all code points above U+007E.
+    """
+    return ord(c) > 0x7E or c in _SPEC_SET_ASCII[set_name]
+
+
+def _expected_percent_encoding(s: str, set_name: str) -> str:
+    """UTF-8 percent-encode ``s`` (a scalar value string) per the Standard's definition."""
+    space_as_plus = set_name == _FORM
+    out = []
+    for c in s:
+        if space_as_plus and c == " ":
+            out.append("+")
+        elif spec_percent_encode_set_contains(set_name, c):
+            out.append("".join(f"%{b:02X}" for b in c.encode("utf-8")))
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+def _check_no_set_members(out: str, set_name: str, where: str) -> None:
+    """Percent-encoded output holds no code point of its set, bar the '%' of a %XX."""
+    for i, c in enumerate(out):
+        if c == "%":
+            if not re.fullmatch("%[0-9A-F]{2}", out[i:i + 3]) and "%" in _SPEC_SET_ASCII[set_name]:
+                _fail(f"{where}: output {out!r} has a bare '%' at {i} though '%' is in the set")
+            continue
+        if c == "+" and set_name == _FORM:
+            continue
+        if spec_percent_encode_set_contains(set_name, c):
+            _fail(f"{where}: output {out!r} contains {c!r}, a member of the {set_name} set")
+
+
+def check_percent_roundtrip(s: str, set_name: str) -> None:
+    """https://url.spec.whatwg.org/#string-utf-8-percent-encode
+
+    UTF-8 percent-encoding ``s`` with the named set gives exactly the Standard's output (each
+    code point in the set as its UTF-8 bytes in %XX, space as '+' for the form set); the output
+    holds no member of the set; and percent-decoding it gives back the UTF-8 of ``s`` for the
+    component and form sets (which encode '%'), and for every set when ``s`` holds no '%'.
+    The engine's set membership agrees with the prose definition on every code point of ``s``.
+    """
+    encode_set = engine.PERCENT_ENCODE_SETS[set_name]
+    for c in set(s):
+        if _SURROGATE.match(c):
+            continue
+        if (c in encode_set) != spec_percent_encode_set_contains(set_name, c):
+            _fail(f"{set_name} set: {c!r} in set is {c in encode_set}, the Standard says "
+                  f"{spec_percent_encode_set_contains(set_name, c)}")
+    usv = to_usv(s)
+    where = f"utf8_percent_encode({s!r}, {set_name})"
+    out = engine.utf8_percent_encode(s, encode_set)
+    expected = _expected_percent_encoding(usv, set_name)
+    if out != expected:
+        _fail(f"{where} = {out!r}, expected {expected!r}")
+    _check_no_set_members(out, set_name, where)
+    if set_name in ("component", _FORM) or "%" not in usv:
+        encoded = out.replace("+", " ") if set_name == _FORM else out
+        decoded = engine.percent_decode_string(encoded)
+        if decoded != usv.encode("utf-8"):
+            _fail(f"{where} = {out!r} percent-decodes to {decoded!r}, not {usv.encode()!r}")
+
+
+def check_percent_decode(data: bytes) -> None:
+    """https://url.spec.whatwg.org/#percent-decode
+
+    Percent-decoding bytes agrees with ``urllib.parse.unquote_to_bytes`` (the same rule: '%'
+    and two ASCII hex digits become one byte, anything else is kept), and percent-decoding a
+    string is percent-decoding its UTF-8 encoding.
+    """
+    out = engine.percent_decode(data)
+    expected = urllib.parse.unquote_to_bytes(data)
+    if out != expected:
+        _fail(f"percent_decode({data!r}) = {out!r}, expected {expected!r}")
+    if len(out) != len(data) - 2 * len(_PERCENT_ENCODED_BYTE.findall(data.decode("latin-1"))):
+        _fail(f"percent_decode({data!r}) = {out!r}: wrong length")
+    text = data.decode("utf-8", "replace")
+    out_s = engine.percent_decode_string(text)
+    if out_s != engine.percent_decode(text.encode("utf-8")):
+        _fail(f"percent_decode_string({text!r}) = {out_s!r} differs from percent_decode of its "
+              f"UTF-8")
+
+
+def check_percent_encode_after_encoding(encoding: str, s: str, set_name: str) -> None:
+    """https://url.spec.whatwg.org/#string-percent-encode-after-encoding
+
+    With any encoding, the output is ASCII and holds no member of the set (bar %XX, and '+' for
+    spaces with the form set); with UTF-8 it equals UTF-8 percent-encode; on ASCII input (other
+    than ISO-2022-JP's escape code points) every encoding gives the UTF-8 answer; and with a
+    stateless encoder, encoding a concatenation is concatenating the encodings.
+    The Standard asserts UTF-8 or the special-query or form set: other combinations are skipped.
+    """
+    if set_name not in ("special-query", _FORM):
+        try:
+            if engine.get_encoding(encoding) != "UTF-8":
+                return
+        except Failure:
+            return
+    encode_set = engine.PERCENT_ENCODE_SETS[set_name]
+    try:
+        name = engine.get_encoding(encoding)
+    except Failure:
+        return
+    usv = to_usv(s)
+    where = f"percent_encode_after_encoding({encoding!r}, {s!r}, {set_name})"
+    out = engine.percent_encode_after_encoding(encoding, s, encode_set)
+    if not out.isascii():
+        _fail(f"{where} = {out!r} is not ASCII")
+    _check_no_set_members(out, set_name, where)
+    utf8 = engine.utf8_percent_encode(usv, encode_set)
+    if name == "UTF-8" and out != utf8:
+        _fail(f"{where} = {out!r}, but with UTF-8 it must equal utf8_percent_encode: {utf8!r}")
+    if usv.isascii() and not (name == "ISO-2022-JP" and set(usv) & {"\x0e", "\x0f", "\x1b"}):
+        if out != utf8:
+            _fail(f"{where} = {out!r}, but ASCII input encodes as in UTF-8: {utf8!r}")
+    if name != "ISO-2022-JP" and len(usv) >= 2:
+        k = len(usv) // 2
+        parts = (engine.percent_encode_after_encoding(encoding, usv[:k], encode_set)
+                 + engine.percent_encode_after_encoding(encoding, usv[k:], encode_set))
+        if parts != out:
+            _fail(f"{where} = {out!r}, but its halves {usv[:k]!r} + {usv[k:]!r} give {parts!r}")
+
+
+# -- hosts -----------------------------------------------------------------------------------
+
+def _host_repr(host: object) -> str:
+    return f"{type(host).__name__}({host!r})"
+
+
+class _Failed:
+    """Stands for a Failure raised, comparing by its validation error name."""
+
+    __slots__ = ("validation_error",)
+
+    def __init__(self, validation_error: str | None):
+        self.validation_error = validation_error
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Failed) and other.validation_error == self.validation_error
+
+    def __repr__(self) -> str:
+        return f"Failure({self.validation_error!r})"
+
+
+def _outcome(fn, *args, **kwargs):
+    """The result of ``fn``, or a _Failed for the Failure it raised."""
+    try:
+        return fn(*args, **kwargs)
+    except Failure as exc:
+        return _Failed(exc.validation_error)
+
+
+def _check_errors_list(fn, args: tuple, kwargs: dict, plain, where: str) -> None:
+    """Listening for validation errors changes nothing: same result or same failure, and every
+    recorded name is one of the Standard's."""
+    errors: list[str] = []
+    listened = _outcome(fn, *args, errors=errors, **kwargs)
+    if type(listened) is not type(plain) or listened != plain:
+        _fail(f"{where}: with errors=[] the result is {listened!r}, without it {plain!r}")
+    unknown = [e for e in errors if e not in engine.VALIDATION_ERRORS]
+    if unknown:
+        _fail(f"{where}: unknown validation error names {unknown!r}")
+    if isinstance(plain, _Failed) and plain.validation_error is not None:
+        if plain.validation_error not in engine.VALIDATION_ERRORS:
+            _fail(f"{where}: Failure names unknown validation error {plain.validation_error!r}")
+
+
+def _host_types() -> tuple[type, ...]:
+    return (engine.Domain, engine.IPv4Address, engine.IPv6Address, engine.OpaqueHost,
+            engine.EmptyHost)
+
+
+def _same_host(a: object, b: object) -> bool:
+    return type(a) is type(b) and a == b
+
+
+def check_host_idempotence(input: str, is_opaque: bool = False) -> None:
+    """https://url.spec.whatwg.org/#concept-host-parser
+
+    Given any input the host parser accepts, serializing the host and parsing the serialization
+    gives the same host (same kind, same value), which serializes to the same ASCII string.
+    A domain serializes lowercase, without forbidden domain code points, and not ending in a
+    number; an opaque host without forbidden host code points, C0 controls or non-ASCII.
+    """
+    where = f"parse_host({input!r}, is_opaque={is_opaque})"
+    host = _outcome(engine.parse_host, input, is_opaque)
+    _check_errors_list(engine.parse_host, (input, is_opaque), {}, host, where)
+    if isinstance(host, _Failed):
+        return
+    if not isinstance(host, _host_types()):
+        _fail(f"{where} returned {_host_repr(host)}, not a host")
+    if isinstance(host, engine.OpaqueHost) and not is_opaque:
+        _fail(f"{where} returned an opaque host though is_opaque is false")
+    if isinstance(host, engine.Domain) and is_opaque:
+        _fail(f"{where} returned a domain though is_opaque is true")
+    serialized = engine.serialize_host(host)
+    where = f"{where} = {_host_repr(host)}, serialized {serialized!r}"
+    if not isinstance(serialized, str) or not serialized.isascii():
+        _fail(f"{where}: the serialization is not an ASCII string")
+    if isinstance(host, engine.EmptyHost):
+        if serialized != "":
+            _fail(f"{where}: an empty host serializes to the empty string")
+        return
+    if isinstance(host, engine.Domain):
+        if serialized != serialized.lower() or not serialized:
+            _fail(f"{where}: a domain serializes non-empty and lowercase")
+        bad = sorted(set(serialized) & _FORBIDDEN_DOMAIN)
+        if bad:
+            _fail(f"{where}: the domain holds forbidden domain code points {bad!r}")
+        if engine.ends_in_a_number(serialized):
+            _fail(f"{where}: a domain that ends in a number should have been an IPv4 address")
+    if isinstance(host, engine.OpaqueHost):
+        bad = sorted(set(serialized) & (_FORBIDDEN_HOST | _C0_CONTROL_ASCII | {"\x7f"}))
+        if bad:
+            _fail(f"{where}: the opaque host holds {bad!r}")
+    again = _outcome(engine.parse_host, serialized, is_opaque)
+    if not _same_host(again, host):
+        _fail(f"{where}: reparsing gives {_host_repr(again)}")
+    if not engine.hosts_equal(host, again):
+        _fail(f"{where}: hosts_equal({_host_repr(host)}, {_host_repr(again)}) is false")
+    if engine.serialize_host(again) != serialized:
+        _fail(f"{where}: the reparsed host serializes to {engine.serialize_host(again)!r}")
+
+
+def check_ipv4(input: str) -> None:
+    """https://url.spec.whatwg.org/#concept-ipv4-parser
+
+    For any input to the host parser: the host is idempotent (check_host_idempotence); an ASCII
+    input without '%' that ends in a number gives an IPv4 address or failure, never a domain,
+    and an IPv4 address only comes from such input, where the IPv4 parser gives the same
+    address; a strict dotted-decimal address (as ``ipaddress`` reads it) parses to that very
+    number; and the address serializes and reparses to itself (check_ipv4_address).
+    """
+    check_host_idempotence(input)
+    host = _outcome(engine.parse_host, input)
+    where = f"parse_host({input!r}) = {_host_repr(host)}"
+    plain = input.isascii() and "%" not in input and input != ""
+    if plain and not set(input) & _FORBIDDEN_DOMAIN:
+        numeric = engine.ends_in_a_number(input.lower())
+        if numeric and isinstance(host, engine.Domain):
+            _fail(f"{where}: the input ends in a number, so the host is IPv4 or failure")
+        if isinstance(host, engine.IPv4Address) and not numeric:
+            _fail(f"{where}: an IPv4 address from input that does not end in a number")
+        if isinstance(host, engine.IPv4Address):
+            direct = _outcome(engine.parse_ipv4, input.lower())
+            if not _same_host(direct, host):
+                _fail(f"{where}: parse_ipv4 gives {_host_repr(direct)}")
+    try:
+        strict = int(ipaddress.IPv4Address(input))
+    except ValueError:
+        strict = None
+    if strict is not None and not (isinstance(host, engine.IPv4Address) and int(host) == strict):
+        _fail(f"{where}: {input!r} is the dotted-decimal address {strict}")
+    if isinstance(host, engine.IPv4Address):
+        check_ipv4_address(int(host))
+
+
+def check_ipv4_address(n: int) -> None:
+    """https://url.spec.whatwg.org/#concept-ipv4-serializer
+
+    An IPv4 address serializes as four decimal numbers 0-255 joined by '.', most significant
+    first (as ``ipaddress`` writes it), and both the host parser and the IPv4 parser read that
+    back as the same address.
+    """
+    assert 0 <= n < 2**32, n
+    serialized = engine.serialize_ipv4(n)
+    expected = str(ipaddress.IPv4Address(n))
+    if serialized != expected:
+        _fail(f"serialize_ipv4({n}) = {serialized!r}, expected {expected!r}")
+    host = _outcome(engine.parse_host, serialized)
+    if not (isinstance(host, engine.IPv4Address) and int(host) == n):
+        _fail(f"parse_host({serialized!r}) = {_host_repr(host)}, expected IPv4Address({n})")
+    direct = _outcome(engine.parse_ipv4, serialized)
+    if not (isinstance(direct, engine.IPv4Address) and int(direct) == n):
+        _fail(f"parse_ipv4({serialized!r}) = {_host_repr(direct)}, expected IPv4Address({n})")
+    if engine.serialize_host(host) != serialized:
+        _fail(f"serialize_host({_host_repr(host)}) = {engine.serialize_host(host)!r}")
+
+
+def _expected_ipv6_text(pieces: tuple[int, ...]) -> str:
+    """The IPv6 serializer's output, written from its rule: pieces in shortest lowercase hex,
+    the first longest run of two or more zero pieces replaced by '::', nothing else compressed."""
+    best_start, best_len = None, 1
+    i = 0
+    while i < 8:
+        if pieces[i] == 0:
+            j = i
+            while j < 8 and pieces[j] == 0:
+                j += 1
+            if j - i > best_len:
+                best_start, best_len = i, j - i
+            i = j
+        else:
+            i += 1
+    hexes = [format(p, "x") for p in pieces]
+    if best_start is None:
+        return ":".join(hexes)
+    return ":".join(hexes[:best_start]) + "::" + ":".join(hexes[best_start + best_len:])
+
+
+def check_ipv6(input: str) -> None:
+    """https://url.spec.whatwg.org/#concept-ipv6-parser
+
+    ``input`` is the text between the brackets. The IPv6 parser and the host parser (on
+    ``[input]``) agree; an address ``ipaddress`` reads (RFC 4291 text, no zone) is accepted with
+    that value; and a parsed address serializes and reparses to itself (check_ipv6_address).
+    """
+    direct = _outcome(engine.parse_ipv6, input)
+    where = f"parse_ipv6({input!r}) = {_host_repr(direct)}"
+    _check_errors_list(engine.parse_ipv6, (input,), {}, direct, where)
+    via_host = _outcome(engine.parse_host, f"[{input}]")
+    if isinstance(direct, engine.IPv6Address) != isinstance(via_host, engine.IPv6Address) or (
+            isinstance(direct, engine.IPv6Address) and tuple(direct) != tuple(via_host)):
+        _fail(f"{where}, but parse_host('[{input}]') = {_host_repr(via_host)}")
+    if "%" not in input:
+        try:
+            reference = int(ipaddress.IPv6Address(input))
+        except ValueError:
+            reference = None
+        if reference is not None:
+            expected = tuple((reference >> (16 * (7 - i))) & 0xFFFF for i in range(8))
+            if not isinstance(direct, engine.IPv6Address) or tuple(direct) != expected:
+                _fail(f"{where}, expected the pieces {expected} (as ipaddress reads it)")
+    if isinstance(direct, engine.IPv6Address):
+        check_ipv6_address(tuple(direct))
+
+
+def check_ipv6_address(pieces: tuple) -> None:
+    """https://url.spec.whatwg.org/#concept-ipv6-serializer
+
+    An IPv6 address serializes with each piece in shortest lowercase hex and the first longest
+    run of two or more zero pieces (and nothing else) compressed to '::'; the host serializer
+    brackets it; and the IPv6 parser reads the serialization back as the same pieces.
+    """
+    pieces = tuple(pieces)
+    assert len(pieces) == 8 and all(0 <= p <= 0xFFFF for p in pieces), pieces
+    serialized = engine.serialize_ipv6(pieces)
+    expected = _expected_ipv6_text(pieces)
+    if serialized != expected:
+        _fail(f"serialize_ipv6({pieces}) = {serialized!r}, expected {expected!r}")
+    again = _outcome(engine.parse_ipv6, serialized)
+    if not isinstance(again, engine.IPv6Address) or tuple(again) != pieces:
+        _fail(f"parse_ipv6({serialized!r}) = {_host_repr(again)}, expected {pieces}")
+    host_text = engine.serialize_host(again)
+    if host_text != f"[{serialized}]":
+        _fail(f"serialize_host({_host_repr(again)}) = {host_text!r}, expected '[{serialized}]'")
+
+
+def check_domain_roundtrip(domain: str) -> None:
+    """https://url.spec.whatwg.org/#concept-domain-to-unicode
+
+    If domain to ASCII accepts ``domain``, its result ``a`` is a non-empty lowercase ASCII
+    string without forbidden domain code points; domain to ASCII of ``a`` is ``a``; domain to
+    ASCII of domain to Unicode of ``a`` is ``a``; and the host parser gives the domain ``a``
+    when ``domain`` holds no '%' and ``a`` does not end in a number.
+    """
+    a = _outcome(engine.domain_to_ascii, domain)
+    where = f"domain_to_ascii({domain!r}) = {a!r}"
+    _check_errors_list(engine.domain_to_ascii, (domain,), {}, a, where)
+    if isinstance(a, _Failed):
+        return
+    if not (isinstance(a, str) and a and a.isascii() and a == a.lower()):
+        _fail(f"{where}: not a non-empty lowercase ASCII string")
+    bad = sorted(set(a) & _FORBIDDEN_DOMAIN)
+    if bad:
+        _fail(f"{where}: holds forbidden domain code points {bad!r}")
+    again = _outcome(engine.domain_to_ascii, a)
+    if again != a:
+        _fail(f"{where}, but domain_to_ascii({a!r}) = {again!r}")
+    u = _outcome(engine.domain_to_unicode, a)
+    _check_errors_list(engine.domain_to_unicode, (a,), {}, u, f"domain_to_unicode({a!r})")
+    if isinstance(u, _Failed):
+        _fail(f"{where}, but domain_to_unicode({a!r}) failed: {u!r}")
+    back = _outcome(engine.domain_to_ascii, u)
+    if back != a:
+        _fail(f"{where}; domain_to_unicode gives {u!r}, whose domain_to_ascii is {back!r}")
+    if "%" not in domain and not domain.startswith("[") and not engine.ends_in_a_number(a):
+        host = _outcome(engine.parse_host, domain)
+        if not (isinstance(host, engine.Domain) and str(host) == a):
+            _fail(f"{where}, but parse_host({domain!r}) = {_host_repr(host)}")
+
+
+def check_public_suffix(host: str) -> None:
+    """https://url.spec.whatwg.org/#host-public-suffix
+
+    For the host ``host`` parses to: a non-domain has neither public suffix nor registrable
+    domain; a domain's public suffix is a suffix of it on a label boundary; its registrable
+    domain is null exactly when the public suffix is null or equals the host, and otherwise is
+    one label followed by '.' and the public suffix, itself a suffix of the host on a label
+    boundary; a trailing dot of the host is kept on both; the host object and its serialization
+    give the same answers. A domain with an empty label may have neither (the PSL algorithm is
+    silent on empty labels).
+    """
+    parsed = _outcome(engine.parse_host, host)
+    if isinstance(parsed, _Failed):
+        return
+    h = engine.serialize_host(parsed)
+    ps = engine.public_suffix(parsed)
+    rd = engine.registrable_domain(parsed)
+    where = f"host {host!r} -> {_host_repr(parsed)}: public suffix {ps!r}, registrable {rd!r}"
+    if (engine.public_suffix(h) if isinstance(parsed, engine.Domain) else ps) != ps:
+        _fail(f"{where}; public_suffix({h!r}) = {engine.public_suffix(h)!r}")
+    if isinstance(parsed, engine.Domain) and engine.registrable_domain(h) != rd:
+        _fail(f"{where}; registrable_domain({h!r}) = {engine.registrable_domain(h)!r}")
+    if not isinstance(parsed, engine.Domain):
+        if ps is not None or rd is not None:
+            _fail(f"{where}: only a domain has a public suffix")
+        return
+    if ps is None and "" in (h[:-1] if h.endswith(".") else h).split("."):
+        # The PSL algorithm has no answer for a domain with an empty label; the engine says
+        # null for both (a documented deviation in engine/public_suffix.py).
+        if rd is not None:
+            _fail(f"{where}: a registrable domain without a public suffix")
+        return
+    if ps is None or not (ps == h or h.endswith("." + ps)) or not ps.isascii():
+        _fail(f"{where}: the public suffix is not a suffix of the host on a label boundary")
+    if h.endswith(".") != ps.endswith("."):
+        _fail(f"{where}: the public suffix keeps the host's trailing dot, and only that")
+    if (rd is None) != (ps == h):
+        _fail(f"{where}: the registrable domain is null exactly when the suffix is the host")
+    if rd is not None:
+        label, dot, rest = rd.partition(".")
+        if not dot or rest != ps or not (rd == h or h.endswith("." + rd)):
+            _fail(f"{where}: the registrable domain is one label, '.', the public suffix, and "
+                  f"a suffix of the host")
+
+
+# -- application/x-www-form-urlencoded ------------------------------------------------------
+
+def urlencoded_parse_model(data: bytes) -> list[tuple[str, str]]:
+    """https://url.spec.whatwg.org/#concept-urlencoded-parser, written with urllib's decoder."""
+    pairs = []
+    for sequence in data.split(b"&"):
+        if not sequence:
+            continue
+        name, _, value = sequence.partition(b"=")
+        pairs.append(tuple(
+            urllib.parse.unquote_to_bytes(part.replace(b"+", b" ")).decode("utf-8", "replace")
+            for part in (name, value)))
+    return pairs
+
+
+def _form_quote(s: str) -> str:
+    # quote_plus keeps ALPHA DIGIT "_.-~" always; the form set keeps "*-._" and alphanumerics.
+    return urllib.parse.quote_plus(to_usv(s), safe="*").replace("~", "%7E")
+
+
+def urlencoded_serialize_model(pairs) -> str:
+    """https://url.spec.whatwg.org/#concept-urlencoded-serializer (UTF-8), written with urllib."""
+    return "&".join(f"{_form_quote(n)}={_form_quote(v)}" for n, v in pairs)
+
+
+def check_urlencoded_parse(data: bytes) -> None:
+    """https://url.spec.whatwg.org/#concept-urlencoded-parser
+
+    Parsing any bytes gives the pairs of the Standard's algorithm (split on '&', drop empty
+    sequences, split on the first '=', '+' to space, percent-decode, UTF-8 decode with
+    replacement); serializing those pairs and parsing again gives the same pairs.
+    """
+    pairs = engine.form_urlencoded_parse(data)
+    expected = urlencoded_parse_model(data)
+    if [tuple(p) for p in pairs] != expected:
+        _fail(f"form_urlencoded_parse({data!r}) = {pairs!r}, expected {expected!r}")
+    check_urlencoded_roundtrip(expected)
+
+
+def check_urlencoded_roundtrip(pairs: list[tuple[str, str]]) -> None:
+    """https://url.spec.whatwg.org/#concept-urlencoded-serializer
+
+    Serializing name-value pairs gives the Standard's string (form percent-encode set, space as
+    '+', '=' and '&' between), and parsing it gives the same pairs (lone surrogates read as
+    U+FFFD, as a JavaScript string would convert).
+    """
+    out = engine.form_urlencoded_serialize(pairs)
+    expected = urlencoded_serialize_model(pairs)
+    if out != expected:
+        _fail(f"form_urlencoded_serialize({pairs!r}) = {out!r}, expected {expected!r}")
+    back = [tuple(p) for p in engine.form_urlencoded_parse(out.encode("ascii"))]
+    usv_pairs = [(to_usv(n), to_usv(v)) for n, v in pairs]
+    if back != usv_pairs:
+        _fail(f"form_urlencoded_serialize({pairs!r}) = {out!r} parses back to {back!r}")
+
+
+# -- URLs ------------------------------------------------------------------------------------
+
+def check_url_object(url, where: str) -> None:
+    """Every getter agrees with the href: the href parses again to the same href and the same
+    getters, and the getters fit together (protocol prefix, hash suffix, host = hostname[:port],
+    port a decimal up to 65535 and never the scheme's default, origin of special schemes)."""
+    href = url.href
+    values = {name: getattr(url, name) for name in GETTERS}
+    try:
+        again = engine.URL(href)
+    except Failure as exc:
+        _fail(f"{where}: href {href!r} does not parse again ({exc.validation_error})")
+    if again.href != href:
+        _fail(f"{where}: href {href!r} reparses as {again.href!r}")
+    for name in GETTERS:
+        if getattr(again, name) != values[name]:
+            _fail(f"{where}: .{name} is {values[name]!r} but URL({href!r}).{name} is "
+                  f"{getattr(again, name)!r}")
+    protocol, host, hostname, port = (values[k] for k in ("protocol", "host", "hostname", "port"))
+    if not (protocol.endswith(":") and href.startswith(protocol)):
+        _fail(f"{where}: href {href!r} does not start with protocol {protocol!r}")
+    if values["hash"] and not (values["hash"].startswith("#") and href.endswith(values["hash"])):
+        _fail(f"{where}: href {href!r} does not end with hash {values['hash']!r}")
+    if values["search"] and not (values["search"].startswith("?") and values["search"] in href):
+        _fail(f"{where}: href {href!r} does not hold search {values['search']!r}")
+    if host != (hostname + ":" + port if port else hostname):
+        _fail(f"{where}: host {host!r} is not hostname {hostname!r} and port {port!r}")
+    scheme = protocol[:-1]
+    if port and not (port.isascii() and port.isdigit() and str(int(port)) == port
+                     and int(port) <= 65535 and _SPECIAL_SCHEMES.get(scheme) != int(port)):
+        _fail(f"{where}: port {port!r} is not a decimal 0-65535 other than the default")
+    if scheme in _SPECIAL_SCHEMES and scheme != "file":
+        if values["origin"] != f"{protocol}//{host}":
+            _fail(f"{where}: origin {values['origin']!r}, expected {protocol}//{host}")
+    if host and not href[len(protocol):].startswith("//"):
+        _fail(f"{where}: href {href!r} has a host but no '//' after the scheme")
+
+
+def check_url_idempotence(input: str, base: str | None = None) -> None:
+    """https://url.spec.whatwg.org/#concept-url-serializer
+
+    If ``input`` parses (against ``base``), its href parses again, without a base, to the same
+    href and getters (check_url_object); the basic URL parser and URL serializer give that href,
+    with or without an errors list; excluding the fragment cuts the href at its first '#'.
+    """
+    where = f"URL({input!r}" + ("" if base is None else f", {base!r}") + ")"
+    try:
+        url = engine.URL(input, base)
+    except Failure:
+        return
+    check_url_object(url, where)
+    base_record = None if base is None else engine.basic_url_parse(to_usv(base))
+    record = _outcome(engine.basic_url_parse, to_usv(input), base_record)
+    if isinstance(record, _Failed):
+        _fail(f"{where} = {url.href!r}, but basic_url_parse failed: {record!r}")
+    serialized = engine.serialize_url(record)
+    if serialized != url.href:
+        _fail(f"{where}.href = {url.href!r}, but serialize_url(basic_url_parse(...)) = "
+              f"{serialized!r}")
+    errors: list[str] = []
+    listened = engine.serialize_url(engine.basic_url_parse(to_usv(input), base_record,
+                                                           errors=errors))
+    if listened != serialized:
+        _fail(f"{where}: with errors=[] the href is {listened!r}, without it {serialized!r}")
+    unknown = [e for e in errors if e not in engine.VALIDATION_ERRORS]
+    if unknown:
+        _fail(f"{where}: unknown validation error names {unknown!r}")
+    cut = engine.serialize_url(record, exclude_fragment=True)
+    if cut != url.href.split("#", 1)[0]:
+        _fail(f"{where}: serialize_url(exclude_fragment=True) = {cut!r}, href {url.href!r}")
+
+
+def check_can_parse(input: str, base: str | None = None) -> None:
+    """https://url.spec.whatwg.org/#dom-url-canparse
+
+    ``URL.can_parse`` is true exactly when ``URL.parse`` returns a URL, exactly when the
+    constructor does not fail; and ``URL.parse`` gives the constructor's href.
+    """
+    where = f"({input!r}" + ("" if base is None else f", {base!r}") + ")"
+    can = engine.URL.can_parse(input, base)
+    parsed = engine.URL.parse(input, base)
+    try:
+        constructed = engine.URL(input, base)
+    except Failure:
+        constructed = None
+    if can is not (constructed is not None) or (parsed is None) is not (constructed is None):
+        _fail(f"URL.can_parse{where} = {can!r}, URL.parse{where} = "
+              f"{None if parsed is None else parsed.href!r}, URL{where} "
+              f"{'failed' if constructed is None else 'succeeded'}")
+    if parsed is not None and parsed.href != constructed.href:
+        _fail(f"URL.parse{where}.href = {parsed.href!r}, URL{where}.href = {constructed.href!r}")
+
+
+def check_base_resolution(input: str, base: str) -> None:
+    """https://url.spec.whatwg.org/#concept-base-url
+
+    A URL resolved against a base needs no base any more: ``URL(URL(x, base).href).href ==
+    URL(x, base).href``; and resolving against the base's href gives the same URL as resolving
+    against the base string.
+    """
+    where = f"URL({input!r}, {base!r})"
+    try:
+        resolved = engine.URL(input, base)
+    except Failure:
+        return
+    href = resolved.href
+    try:
+        again = engine.URL(href)
+    except Failure as exc:
+        _fail(f"{where}.href = {href!r} does not parse without a base ({exc.validation_error})")
+    if again.href != href:
+        _fail(f"{where}.href = {href!r}, but URL({href!r}).href = {again.href!r}")
+    base_href = engine.URL(base).href
+    via_href = _outcome(engine.URL, input, base_href)
+    if isinstance(via_href, _Failed) or via_href.href != href:
+        shown = via_href if isinstance(via_href, _Failed) else via_href.href
+        _fail(f"{where}.href = {href!r}, but against the base's href {base_href!r}: {shown!r}")
+
+
+def check_setters(href: str, steps: list[tuple[str, str]]) -> None:
+    """https://url.spec.whatwg.org/#urlutils-members
+
+    After any sequence of setter calls on ``URL(href)`` the URL stays coherent after every step
+    (check_url_object: ``URL(u.href).href == u.href`` and every getter agrees with the href);
+    only the href setter may fail, and then it changes nothing; setting an attribute to its own
+    non-empty value changes nothing (empty search and hash are excluded: setting "" clears a
+    query or fragment that was the empty string).
+    """
+    try:
+        url = engine.URL(href)
+    except Failure:
+        return
+    where = f"URL({href!r})"
+    check_url_object(url, where)
+    for name, value in steps:
+        if name not in SETTERS:
+            raise ValueError(f"unknown setter {name!r}")
+        where += f"; .{name} = {value!r}"
+        before = url.href
+        try:
+            setattr(url, name, value)
+        except Failure as exc:
+            if name != "href":
+                _fail(f"{where}: the {name} setter raised Failure({exc.validation_error!r}); "
+                      f"only the href setter may throw")
+            if url.href != before:
+                _fail(f"{where}: the href setter failed but changed href {before!r} to "
+                      f"{url.href!r}")
+            continue
+        check_url_object(url, where)
+        current = url.href
+        own = getattr(url, name)
+        if own or name not in ("search", "hash"):
+            setattr(url, name, own)
+            if url.href != current:
+                _fail(f"{where}: then .{name} = {own!r} (its own value) changed href "
+                      f"{current!r} to {url.href!r}")
+
+
+# -- URLSearchParams -------------------------------------------------------------------------
+
+def code_unit_key(name: str) -> bytes:
+    """Sort key: code unit order (UTF-16 code units compare as big-endian byte pairs)."""
+    return to_usv(name).encode("utf-16-be")
+
+
+def apply_search_params_op(params, model: list[tuple[str, str]], op: tuple):
+    """Apply ``op`` to an engine URLSearchParams and to the list-of-pairs ``model`` (mutated in
+    place); return (engine's answer, model's answer)."""
+    method, args = op[0], tuple(to_usv(a) for a in op[1:])
+    if len(args) not in SEARCH_PARAMS_METHODS[method]:
+        raise ValueError(f"bad search params op {op!r}")
+    if method == "append":
+        params.append(*op[1:])
+        model.append(args)
+        return None, None
+    if method == "delete":
+        params.delete(*op[1:])
+        model[:] = [p for p in model if not (p[0] == args[0] and (len(args) == 1 or p[1] == args[1]))]
+        return None, None
+    if method == "set":
+        params.set(*op[1:])
+        index = next((i for i, p in enumerate(model) if p[0] == args[0]), None)
+        if index is None:
+            model.append(args)
+        else:
+            model[:] = [args if i == index else p for i, p in enumerate(model)
+                        if p[0] != args[0] or i == index]
+        return None, None
+    if method == "sort":
+        params.sort()
+        model.sort(key=lambda p: code_unit_key(p[0]))
+        return None, None
+    if method == "get":
+        return params.get(*op[1:]), next((v for n, v in model if n == args[0]), None)
+    if method == "get_all":
+        return list(params.get_all(*op[1:])), [v for n, v in model if n == args[0]]
+    if method == "has":
+        return params.has(*op[1:]), any(
+            n == args[0] and (len(args) == 1 or v == args[1]) for n, v in model)
+    if method == "size":
+        return params.size, len(model)
+    if method == "iter":
+        return [tuple(p) for p in params], list(model)
+    return str(params), urlencoded_serialize_model(model)
+
+
+def check_search_params_state(params, model, where: str) -> None:
+    """The object's list, size and string equal the model's."""
+    listed = [tuple(p) for p in params]
+    if listed != model:
+        _fail(f"{where}: the list is {listed!r}, the model {model!r}")
+    if params.size != len(model):
+        _fail(f"{where}: size is {params.size!r}, the model has {len(model)} pairs")
+    text, expected = str(params), urlencoded_serialize_model(model)
+    if text != expected:
+        _fail(f"{where}: str() is {text!r}, expected {expected!r}")
+
+
+def check_search_params(init: str, ops: list[tuple]) -> None:
+    """https://url.spec.whatwg.org/#interface-urlsearchparams
+
+    ``URLSearchParams(init)`` (a leading '?' ignored) behaves like a plain list of pairs under
+    every method: append, delete (by name, or name and value), get, get_all, has, set (first
+    replaced, others removed), sort (stable, by code units of the name), size, iteration and
+    str(), compared with the model after every operation.
+    """
+    params = engine.URLSearchParams(init)
+    text = to_usv(init)
+    model = urlencoded_parse_model((text[1:] if text.startswith("?") else text).encode("utf-8"))
+    where = f"URLSearchParams({init!r})"
+    check_search_params_state(params, model, where)
+    for op in ops:
+        where += f".{op[0]}({', '.join(map(repr, op[1:]))})"
+        got, expected = apply_search_params_op(params, model, op)
+        if got != expected:
+            _fail(f"{where} returned {got!r}, expected {expected!r}")
+        check_search_params_state(params, model, where)

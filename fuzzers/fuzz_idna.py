@@ -1,0 +1,35 @@
+#!/usr/bin/env python3
+"""Fuzz target ``idna``: domain to ASCII and domain to Unicode.
+
+Invariant (properties/invariants.py, check_domain_roundtrip): for every ``a`` that
+``domain_to_ascii`` returns, ``domain_to_ascii(domain_to_unicode(a)) == a``, and
+``domain_to_ascii`` is idempotent on its own output.
+
+Input: the text (the domain).
+"""
+import contextlib
+import sys
+
+import atheris
+
+from urlwb.fuzzdata import Reader
+
+with atheris.instrument_imports() if __name__ == "__main__" else contextlib.nullcontext():
+    from properties import invariants
+
+
+def check(data: bytes) -> None:
+    invariants.check_domain_roundtrip(Reader(data).rest())
+
+
+def TestOneInput(data: bytes) -> None:
+    check(data)
+
+
+def main() -> None:
+    atheris.Setup(sys.argv, TestOneInput)
+    atheris.Fuzz()
+
+
+if __name__ == "__main__":
+    main()

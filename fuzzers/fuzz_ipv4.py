@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""Fuzz target ``ipv4``: the IPv4 parser and serializer.
+
+Invariants (properties/invariants.py):
+- check_ipv4: for a string the IPv4 parser accepts, serializing and reparsing gives the same
+  address; ``ends_in_a_number`` agrees with whether the host parser takes the IPv4 path;
+- check_ipv4_address: serialize then parse is the identity on every 32-bit address.
+
+Input: a trailing choice "string" (the text goes to the parser) or "address" (four more trailing
+bytes give the address).
+"""
+import contextlib
+import sys
+
+import atheris
+
+from urlwb.fuzzdata import Reader
+
+with atheris.instrument_imports() if __name__ == "__main__" else contextlib.nullcontext():
+    from properties import invariants
+
+MODES = ("string", "address")
+
+
+def check(data: bytes) -> None:
+    r = Reader(data)
+    if r.choice(MODES) == "address":
+        invariants.check_ipv4_address(r.integer(0, 2**32 - 1))
+    else:
+        invariants.check_ipv4(r.rest())
+
+
+def TestOneInput(data: bytes) -> None:
+    check(data)
+
+
+def main() -> None:
+    atheris.Setup(sys.argv, TestOneInput)
+    atheris.Fuzz()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""Fuzz target ``percent``: percent-decoding undoes UTF-8 percent-encoding, for every set.
+
+Invariants (properties/invariants.py):
+- check_percent_roundtrip: ``utf8_percent_encode(s, SET)`` holds no code point of SET, and
+  ``percent_decode`` of it gives back ``s`` as UTF-8 for the sets that round-trip (component,
+  application/x-www-form-urlencoded), and for every set when ``s`` has no "%";
+- check_percent_decode: ``percent_decode`` takes any bytes, never grows them, and agrees with
+  ``percent_decode_string`` on their UTF-8 reading.
+
+Input: the text, then one trailing choice: a percent-encode set by name, or "decode" (the raw
+bytes go to percent_decode).
+"""
+import contextlib
+import sys
+
+import atheris
+
+from urlwb.fuzzdata import Reader
+
+with atheris.instrument_imports() if __name__ == "__main__" else contextlib.nullcontext():
+    import engine
+    from properties import invariants
+
+MODES = sorted(engine.PERCENT_ENCODE_SETS) + ["decode"]
+
+
+def check(data: bytes) -> None:
+    r = Reader(data)
+    mode = r.choice(MODES)
+    if mode == "decode":
+        invariants.check_percent_decode(r.rest_bytes())
+    else:
+        invariants.check_percent_roundtrip(r.rest(), mode)
+
+
+def TestOneInput(data: bytes) -> None:
+    check(data)
+
+
+def main() -> None:
+    atheris.Setup(sys.argv, TestOneInput)
+    atheris.Fuzz()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,35 @@
+#!/usr/bin/env python3
+"""Fuzz target ``public_suffix``: public suffix and registrable domain of a host.
+
+Invariant (properties/invariants.py, check_public_suffix): for a host that parses, the public
+suffix is a suffix of the host made of whole labels, the registrable domain (when there is one)
+is that suffix plus exactly one label, and both keep the host's trailing dot.
+
+Input: the text (the host).
+"""
+import contextlib
+import sys
+
+import atheris
+
+from urlwb.fuzzdata import Reader
+
+with atheris.instrument_imports() if __name__ == "__main__" else contextlib.nullcontext():
+    from properties import invariants
+
+
+def check(data: bytes) -> None:
+    invariants.check_public_suffix(Reader(data).rest())
+
+
+def TestOneInput(data: bytes) -> None:
+    check(data)
+
+
+def main() -> None:
+    atheris.Setup(sys.argv, TestOneInput)
+    atheris.Fuzz()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""Fuzz target ``setters``: a URL, then a sequence of URL API setter calls.
+
+Invariant (properties/invariants.py, check_setters): after every setter call the URL still
+serializes to an href that parses to the same URL (idempotence), every getter agrees with a fresh
+parse of that href, and no setter lets anything but engine.Failure escape.
+
+Input: a length-prefixed text (the href), a trailing count of steps, then per step a trailing
+choice of setter and a length-prefixed text (the new value).
+"""
+import contextlib
+import sys
+
+import atheris
+
+from urlwb.fuzzdata import Reader
+
+with atheris.instrument_imports() if __name__ == "__main__" else contextlib.nullcontext():
+    from properties import invariants
+
+SETTERS = ("href", "protocol", "username", "password", "host", "hostname", "port", "pathname",
+           "search", "hash")
+MAX_STEPS = 4
+
+
+def check(data: bytes) -> None:
+    r = Reader(data)
+    href = r.text(r.length())
+    steps = [(r.choice(SETTERS), r.text(r.length())) for _ in range(r.integer(0, MAX_STEPS))]
+    invariants.check_setters(href, steps)
+
+
+def TestOneInput(data: bytes) -> None:
+    check(data)
+
+
+def main() -> None:
+    atheris.Setup(sys.argv, TestOneInput)
+    atheris.Fuzz()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""Fuzz target ``url``: the URL parser and serializer, with and without a base.
+
+Invariants (properties/invariants.py):
+- check_url_idempotence: for an input that parses, serializing, reparsing and reserializing gives
+  the same href and an equal record;
+- check_can_parse: ``URL.can_parse(x, base)`` agrees with ``URL.parse(x, base) is not None``;
+- check_base_resolution (with a base): parsing against the base agrees with parsing against the
+  base's own serialization.
+
+Input: a trailing choice, with or without a base; with one, a length-prefixed text (the base);
+then the rest of the text is the input.
+"""
+import contextlib
+import sys
+
+import atheris
+
+from urlwb.fuzzdata import Reader
+
+with atheris.instrument_imports() if __name__ == "__main__" else contextlib.nullcontext():
+    from properties import invariants
+
+WITH_BASE = (False, True)
+
+
+def check(data: bytes) -> None:
+    r = Reader(data)
+    base = r.text(r.length()) if r.choice(WITH_BASE) else None
+    url = r.rest()
+    invariants.check_url_idempotence(url, base)
+    invariants.check_can_parse(url, base)
+    if base is not None:
+        invariants.check_base_resolution(url, base)
+
+
+def TestOneInput(data: bytes) -> None:
+    check(data)
+
+
+def main() -> None:
+    atheris.Setup(sys.argv, TestOneInput)
+    atheris.Fuzz()
+
+
+if __name__ == "__main__":
+    main()

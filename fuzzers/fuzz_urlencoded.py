@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Fuzz target ``urlencoded``: the application/x-www-form-urlencoded parser and serializer.
+
+Invariants (properties/invariants.py):
+- check_urlencoded_parse: any bytes parse (never failure), and serializing the pairs and
+  parsing again gives the same pairs;
+- check_urlencoded_roundtrip: parsing the serialization of any list of pairs gives it back.
+
+Input: a trailing choice "parse" (the raw bytes go to the parser) or "pairs" (a trailing count,
+then per pair two length-prefixed texts: name, value).
+"""
+import contextlib
+import sys
+
+import atheris
+
+from urlwb.fuzzdata import Reader
+
+with atheris.instrument_imports() if __name__ == "__main__" else contextlib.nullcontext():
+    from properties import invariants
+
+MODES = ("parse", "pairs")
+MAX_PAIRS = 8
+
+
+def check(data: bytes) -> None:
+    r = Reader(data)
+    if r.choice(MODES) == "parse":
+        invariants.check_urlencoded_parse(r.rest_bytes())
+        return
+    pairs = [(r.text(r.length()), r.text(r.length())) for _ in range(r.integer(0, MAX_PAIRS))]
+    invariants.check_urlencoded_roundtrip(pairs)
+
+
+def TestOneInput(data: bytes) -> None:
+    check(data)
+
+
+def main() -> None:
+    atheris.Setup(sys.argv, TestOneInput)
+    atheris.Fuzz()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,294 @@
+"""Classes of parser differentials, most severe first, and the known deviations of peers.
+
+https://url.spec.whatwg.org/#url-parsing
+
+A disagreement between two parsers on one input gets one primary class: the first of
+:data:`CLASSES` that applies. ``host-origin`` and ``accept-reject`` are decided by the two
+records; the confusion classes below them by the differing fields together with the input's
+*ingredients* (a backslash, an ``@``, ``%2F``...), so that, e.g., a path that differs on an input
+with a backslash is slash confusion, not path normalization. For the two top classes the first
+ingredient found is kept as the *cause* ("host-origin via backslash"). These are the confusion
+classes of the 2022 Claroty/Snyk study of URL parsers (scheme, slash, backslash, URL-encoded data,
+scheme mixup) refined with the Standard's own steps.
+
+Pairs of WHATWG parsers are compared strictly (every field). A pair with a non-WHATWG parser is
+compared leniently (:func:`lenient`): spellings that mean the same URL (scheme and host case, a
+default port written out, ``""`` for ``"/"``, percent-encoding of characters the other side leaves
+raw) are not counted, delimiters encoded or not still are.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from typing import NamedTuple
+
+from urlwb.oracles import SPECIAL_SCHEMES, Record
+
+#: (id, title), most severe first.
+CLASSES: list[tuple[str, str]] = [
+    ("oracle-crashed", "oracle crashed (an undocumented exception)"),
+    ("host-origin", "host or origin differs while both accept (SSRF-relevant)"),
+    ("accept-reject", "one accepts, one rejects"),
+    ("scheme", "scheme confusion"),
+    ("slash", "slash or backslash confusion"),
+    ("userinfo", "userinfo / @ confusion"),
+    ("pct-delimiter", "percent-encoded delimiter confusion (%2F %5C %2E %40 %23 %3F)"),
+    ("whitespace", "whitespace and control-character stripping"),
+    ("ipv4", "IPv4 shorthand / radix"),
+    ("idna", "IDNA mapping"),
+    ("port", "port"),
+    ("path", "path normalization"),
+    ("query-fragment", "query / fragment encoding"),
+    ("unstable", "serialization not stable on reparse"),
+    ("public-suffix", "public suffix / registrable domain (host-level oracles)"),
+]
+CLASS_IDS = [c for c, _ in CLASSES]
+TITLES = dict(CLASSES)
+RANK = {c: i for i, c in enumerate(CLASS_IDS)}
+
+FIELDS = ("scheme", "username", "password", "host", "port", "path", "query", "fragment")
+
+
+class Verdict(NamedTuple):
+    cls: str
+    cause: str | None      # the ingredient behind a host-origin / accept-reject verdict
+    fields: tuple[str, ...]  # the fields that differ
+
+
+# --- ingredients -------------------------------------------------------------------------------
+
+_PCT_DELIM = re.compile(r"%(2f|5c|2e|40|23|3f)", re.I)
+_CONTROL = re.compile(r"[\x00-\x20\x7f]")
+_SCHEME = re.compile(r"^[\x00-\x20]*([A-Za-z][A-Za-z0-9+\-.\t\n\r]*):")
+_DOT_SEGMENT = re.compile(r"(^|[/\\])(\.|%2e){1,2}([/\\?#]|$)", re.I)
+_IPV4ISH = re.compile(r"^[0-9a-fx.]*[0-9][0-9a-fx.]*$", re.I)
+
+
+def raw_authority(input: str) -> str | None:
+    """The authority as written (between the slashes after the scheme and the next delimiter),
+    or None if the input has none; a heuristic for ingredients, not a parser."""
+    s = re.sub(r"[\t\n\r]", "", input).strip("".join(map(chr, range(0x21))))
+    m = re.match(r"([A-Za-z][A-Za-z0-9+\-.]*):", s)
+    scheme = m.group(1).lower() if m else None
+    rest = s[m.end():] if m else s
+    special = scheme in SPECIAL_SCHEMES
+    lead = re.match(r"[/\\]*" if special or scheme is None else "/*", rest).group(0)
+    if special and scheme != "file":
+        rest = rest[len(lead):]
+    elif len(lead) >= 2:
+        rest = rest[2:]
+    else:
+        return None
+    return re.split(r"[/\\?#]" if special or scheme is None else "[/?#]", rest, maxsplit=1)[0]
+
+
+def raw_host(input: str) -> str | None:
+    auth = raw_authority(input)
+    if auth is None:
+        return None
+    host = auth.rpartition("@")[2]
+    if host.startswith("["):
+        return host.split("]")[0] + "]"
+    return host.rsplit(":", 1)[0] if ":" in host else host
+
+
+def ingredients(input: str) -> list[str]:
+    """The confusion ingredients present in ``input``, in class order."""
+    found = []
+    m = _SCHEME.match(input)
+    scheme = m.group(1) if m else None
+    if scheme is None or any(c in scheme for c in "\t\n\r"):  # missing, or split by tab/newline
+        found.append("scheme")
+    after = input[m.end():] if m else input
+    slashes = re.match(r"[/\\\t\n\r]*", after).group(0).replace("\t", "").replace("\n", "").replace("\r", "")
+    if "\\" in input or (scheme and scheme.lower() in SPECIAL_SCHEMES and len(slashes) != 2) or len(slashes) > 2:
+        found.append("slash")
+    if "@" in input or "%40" in input.lower():
+        found.append("userinfo")
+    if _PCT_DELIM.search(input):
+        found.append("pct-delimiter")
+    if _CONTROL.search(input):
+        found.append("whitespace")
+    host = raw_host(input)
+    if host is not None and _IPV4ISH.match(host) and not _is_canonical_ipv4(host):
+        found.append("ipv4")
+    if host is not None and (not host.isascii() or "xn--" in host.lower() or "%" in host):
+        found.append("idna")
+    auth = raw_authority(input)
+    if auth is not None and re.search(r"(^|[^\]]):|\]:", auth.rpartition("@")[2]):
+        found.append("port")
+    if _DOT_SEGMENT.search(input):
+        found.append("path")
+    return found
+
+
+def _is_canonical_ipv4(host: str) -> bool:
+    parts = host.split(".")
+    return len(parts) == 4 and all(p.isdigit() and str(int(p)) == p and int(p) < 256 for p in parts)
+
+
+# --- comparison --------------------------------------------------------------------------------
+
+_UNRESERVED = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+_RAW_OK = set(map(chr, range(0x21, 0x7f))) - set('"<>`{}|^\\ ')
+_PCT = re.compile(r"%([0-9A-Fa-f]{2})")
+
+
+def canon_pct(s: str | None) -> str | None:
+    """One spelling per meaning: characters a WHATWG serializer would encode are encoded (UTF-8),
+    ``%xx`` of unreserved characters decoded, hex upper-cased. Encoded delimiters stay encoded."""
+    if s is None:
+        return None
+    out = []
+    i = 0
+    while i < len(s):
+        c = s[i]
+        if c == "%" and _PCT.match(s, i):
+            ch = chr(int(s[i + 1:i + 3], 16))
+            out.append(ch if ch in _UNRESERVED else "%" + s[i + 1:i + 3].upper())
+            i += 3
+            continue
+        if c in _RAW_OK and c != "%":
+            out.append(c)
+        else:
+            out.extend("%%%02X" % b for b in c.encode("utf-8", "surrogatepass"))
+        i += 1
+    return "".join(out)
+
+
+def _canon_host(host: str | None) -> str | None:
+    if host is None:
+        return None
+    h = host.lower()
+    if h.startswith("[") and h.endswith("]"):
+        h = h[1:-1]
+    try:
+        return str(ipaddress.ip_address(h.split("%")[0]))
+    except ValueError:
+        return h
+
+
+def lenient(r: Record) -> tuple:
+    scheme = (r.scheme or "").lower()
+    port = None if r.port == SPECIAL_SCHEMES.get(scheme, -1) else r.port
+    path = canon_pct(r.path) or ""
+    if scheme in SPECIAL_SCHEMES and r.host is not None and path == "":
+        path = "/"
+    return (scheme, canon_pct(r.username or ""), canon_pct(r.password or ""), _canon_host(r.host),
+            port, path, canon_pct(r.query or None), canon_pct(r.fragment or None))
+
+
+def strict(r: Record) -> tuple:
+    return (r.scheme, r.username, r.password, r.host, r.port, r.path, r.query, r.fragment)
+
+
+def key(r: Record | None, is_lenient: bool):
+    """A comparable key: equal keys mean agreement (failure and crash compare as themselves)."""
+    if r is None:
+        return None
+    if r.crash:
+        return ("crash",)
+    if r.failure:
+        return ("failure",)
+    return lenient(r) if is_lenient else strict(r) + (r.href,)
+
+
+# --- classification ----------------------------------------------------------------------------
+
+_CONFUSION_FIELDS = {
+    "slash": {"username", "password", "port", "path", "query", "fragment"},
+    "userinfo": {"username", "password", "path"},
+    "pct-delimiter": {"username", "password", "path", "query", "fragment"},
+    "whitespace": set(FIELDS),
+    "ipv4": set(FIELDS),
+    "idna": set(FIELDS),
+}
+
+
+def classify(input: str, a: Record, b: Record, is_lenient: bool = False) -> Verdict | None:
+    """The primary class of a disagreement between records ``a`` and ``b`` on ``input``, or None
+    when they agree."""
+    if key(a, is_lenient) == key(b, is_lenient):
+        return None
+    found = ingredients(input)
+    cause = found[0] if found else None
+    if a.crash or b.crash:
+        return Verdict("oracle-crashed", cause, ())
+    if a.failure != b.failure:
+        return Verdict("accept-reject", cause, ())
+    ka, kb = (lenient(a), lenient(b)) if is_lenient else (strict(a), strict(b))
+    diff = tuple(f for f, x, y in zip(FIELDS, ka, kb) if x != y)
+    if not diff:  # same components, different serialization
+        return Verdict("unstable", cause, ("href",))
+    sa, sb = (a.scheme or "").lower(), (b.scheme or "").lower()
+    if "host" in diff or ("scheme" in diff and sa in SPECIAL_SCHEMES and sb in SPECIAL_SCHEMES):
+        return Verdict("host-origin", cause, diff)
+    if "scheme" in diff:
+        return Verdict("scheme", cause, diff)
+    fields = set(diff)
+    for cls in ("slash", "userinfo", "pct-delimiter", "whitespace", "ipv4", "idna"):
+        if cls in found and fields & _CONFUSION_FIELDS[cls]:
+            return Verdict(cls, None, diff)
+    if fields & {"username", "password"}:
+        return Verdict("userinfo", None, diff)
+    if "port" in fields:
+        return Verdict("port", None, diff)
+    if "path" in fields:
+        return Verdict("path", None, diff)
+    return Verdict("query-fragment", None, diff)
+
+
+# --- known deviations --------------------------------------------------------------------------
+
+def _ascii_xn_domain(right: Record, peer: Record) -> bool:
+    # https://url.spec.whatwg.org/#concept-domain-to-ascii step 3: an ASCII domain is only
+    # lowercased, whatever Unicode ToASCII would say of its xn-- labels.
+    return (peer.failure and right.ok and right.host is not None and right.host.isascii()
+            and any(label.startswith("xn--") for label in right.host.split(".")))
+
+
+def _opaque_trailing_space(right: Record, peer: Record) -> bool:
+    # https://url.spec.whatwg.org/#cannot-be-a-base-url-path-state: a space before ? or # in an
+    # opaque path is percent-encoded (a later change of the Standard).
+    return (right.ok and peer.ok and right.host is None and strict(right)[:5] == strict(peer)[:5]
+            and (right.path or "").endswith("%20") and peer.path == right.path[:-3] + " ")
+
+
+def _caret_in_path(right: Record, peer: Record) -> bool:
+    # https://url.spec.whatwg.org/#path-percent-encode-set gained U+005E (^) in a later change.
+    return (right.ok and peer.ok and "^" in (peer.path or "") and
+            (peer.path or "").replace("^", "%5E") == right.path and
+            strict(right)[:5] == strict(peer)[:5] and right.query == peer.query)
+
+
+def _userinfo_replacement(right: Record, peer: Record) -> bool:
+    return (right.ok and peer.ok and strict(right)[3:] == strict(peer)[3:] and
+            "%EF%BF%BD" in (peer.username or "") + (peer.password or "") and
+            "%EF%BF%BD" not in (right.username or "") + (right.password or ""))
+
+
+#: (parser, predicate(right, peer), reason): ``right`` is the side the Standard supports.
+KNOWN_DEVIATIONS = [
+    ("node", _ascii_xn_domain,
+     "Node 20 bundles ada 2.9.2, older than the rule that an ASCII domain is only lowercased "
+     "(domain to ASCII, step 3): it rejects ASCII hosts with an invalid xn-- label"),
+    ("whatwg-url", _ascii_xn_domain,
+     "whatwg-url 16 (the last line for Node 20) predates the ASCII-domain rule of domain to ASCII "
+     "(step 3): it rejects ASCII hosts with an invalid xn-- label"),
+    ("node", _opaque_trailing_space,
+     "Node 20's ada 2.9.2 predates percent-encoding a trailing space of an opaque path"),
+    ("node", _caret_in_path,
+     "Node 20's ada 2.9.2 predates U+005E (^) in the path percent-encode set"),
+    ("whatwg-url", _userinfo_replacement,
+     "whatwg-url 16.0.1 writes U+FFFD after a supplementary code point in userinfo "
+     "(WPT 'http://\U0001F600x@host/'): a bug of that release"),
+]
+
+
+def known_deviation(parser: str, right: Record, peer: Record) -> str | None:
+    """The documented reason ``parser`` (answer ``peer``) differs from ``right``, if known."""
+    for name, predicate, reason in KNOWN_DEVIATIONS:
+        if name == parser and predicate(right, peer):
+            return reason
+    return None

@@ -24,10 +24,7 @@ from .percent_encoding import (
     percent_encode_after_encoding,
     utf8_percent_encode,
 )
-try:
-    from .encoding import LEGACY_ENCODINGS, get_encoding, get_output_encoding
-except ImportError:  # TEMP
-    pass
+from .encoding import LEGACY_ENCODINGS, get_encoding, get_output_encoding
 from .idna import domain_to_ascii, domain_to_unicode
 from .host import (
     Domain,
@@ -48,5 +45,15 @@ from .host import (
 )
 from .public_suffix import public_suffix, registrable_domain
 from .urlencoded import form_urlencoded_parse, form_urlencoded_serialize
+from .url import (
+    URLRecord,
+    basic_url_parse,
+    serialize_url,
+    serialize_path,
+    url_origin,
+    serialize_origin,
+    urls_equal,
+)
+from .api import URL, URLSearchParams
 
 __all__ = [name for name in dir() if not name.startswith("_")]

@@ -1,0 +1,770 @@
+"""URLs: representation, the basic URL parser, serializing, equivalence, origin.
+
+https://url.spec.whatwg.org/#urls
+
+``basic_url_parse`` is the Standard's state machine. Where a state consumes a run of code points
+that it treats one by one alike (a path segment, a query, a fragment, an opaque path, the
+userinfo), the run is taken at once; validation errors still come in the Standard's order.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .failure import Failure
+from .host import (
+    _not_url_code_point_or_percent,
+    _percent_not_followed_by_hex,
+    EmptyHost,
+    Host,
+    IPv4Address,
+    IPv6Address,
+    OpaqueHost,
+    parse_host,
+    serialize_host,
+)
+from .infra import to_scalar_value_string
+from .percent_encoding import (
+    C0_CONTROL_PERCENT_ENCODE_SET,
+    FRAGMENT_PERCENT_ENCODE_SET,
+    PATH_PERCENT_ENCODE_SET,
+    QUERY_PERCENT_ENCODE_SET,
+    SPECIAL_QUERY_PERCENT_ENCODE_SET,
+    USERINFO_PERCENT_ENCODE_SET,
+    _utf8_percent_encode,
+)
+
+__all__ = [
+    "URLRecord",
+    "SPECIAL_SCHEMES",
+    "STATES",
+    "basic_url_parse",
+    "url_parse",
+    "serialize_url",
+    "serialize_path",
+    "url_origin",
+    "serialize_origin",
+    "Origin",
+    "OpaqueOrigin",
+    "urls_equal",
+    "set_username",
+    "set_password",
+    "shorten_path",
+    "starts_with_windows_drive_letter",
+]
+
+# https://url.spec.whatwg.org/#special-scheme -> default port
+SPECIAL_SCHEMES = {"ftp": 21, "file": None, "http": 80, "https": 443, "ws": 80, "wss": 443}
+
+# The states, by the Standard's names (for state override).
+(
+    SCHEME_START, SCHEME, NO_SCHEME, SPECIAL_RELATIVE_OR_AUTHORITY, PATH_OR_AUTHORITY, RELATIVE,
+    RELATIVE_SLASH, SPECIAL_AUTHORITY_SLASHES, SPECIAL_AUTHORITY_IGNORE_SLASHES, AUTHORITY, HOST,
+    HOSTNAME, PORT, FILE, FILE_SLASH, FILE_HOST, PATH_START, PATH, OPAQUE_PATH, QUERY, FRAGMENT,
+) = range(21)
+STATES = {
+    "scheme start state": SCHEME_START, "scheme state": SCHEME, "no scheme state": NO_SCHEME,
+    "special relative or authority state": SPECIAL_RELATIVE_OR_AUTHORITY,
+    "path or authority state": PATH_OR_AUTHORITY, "relative state": RELATIVE,
+    "relative slash state": RELATIVE_SLASH, "special authority slashes state": SPECIAL_AUTHORITY_SLASHES,
+    "special authority ignore slashes state": SPECIAL_AUTHORITY_IGNORE_SLASHES,
+    "authority state": AUTHORITY, "host state": HOST, "hostname state": HOSTNAME, "port state": PORT,
+    "file state": FILE, "file slash state": FILE_SLASH, "file host state": FILE_HOST,
+    "path start state": PATH_START, "path state": PATH, "opaque path state": OPAQUE_PATH,
+    "query state": QUERY, "fragment state": FRAGMENT,
+}
+
+
+class URLRecord:
+    """https://url.spec.whatwg.org/#concept-url
+
+    ``path`` is a list of segments, or a string for an opaque path.
+    """
+
+    __slots__ = ("scheme", "username", "password", "host", "port", "path", "query", "fragment")
+
+    def __init__(self) -> None:
+        self.scheme = ""
+        self.username = ""
+        self.password = ""
+        self.host: Host | None = None
+        self.port: int | None = None
+        self.path: list[str] | str = []
+        self.query: str | None = None
+        self.fragment: str | None = None
+
+    def copy(self) -> "URLRecord":
+        other = URLRecord.__new__(URLRecord)
+        other.scheme, other.username, other.password = self.scheme, self.username, self.password
+        other.host, other.port = self.host, self.port
+        other.path = self.path if isinstance(self.path, str) else list(self.path)
+        other.query, other.fragment = self.query, self.fragment
+        return other
+
+    @property
+    def is_special(self) -> bool:
+        """https://url.spec.whatwg.org/#is-special"""
+        return self.scheme in SPECIAL_SCHEMES
+
+    @property
+    def has_opaque_path(self) -> bool:
+        """https://url.spec.whatwg.org/#url-opaque-path"""
+        return isinstance(self.path, str)
+
+    @property
+    def includes_credentials(self) -> bool:
+        """https://url.spec.whatwg.org/#include-credentials"""
+        return self.username != "" or self.password != ""
+
+    @property
+    def cannot_have_username_password_port(self) -> bool:
+        """https://url.spec.whatwg.org/#cannot-have-a-username-password-port"""
+        return self.host is None or self.host == "" or self.scheme == "file"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, URLRecord):
+            return NotImplemented
+        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__) and (
+            type(self.host) is type(other.host)
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<URLRecord {serialize_url(self)!r}>"
+
+
+# https://url.spec.whatwg.org/#c0-control-or-space, stripped from both ends
+_C0_OR_SPACE = "".join(map(chr, range(0x21)))
+_TAB_OR_NEWLINE = {0x09: None, 0x0A: None, 0x0D: None}
+_ASCII_ALPHA = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+_SCHEME_CHARS = _ASCII_ALPHA | frozenset("0123456789+-.")
+_scheme_run = re.compile(r"[A-Za-z0-9+\-.]*").match
+_DIGITS = frozenset("0123456789")
+_SINGLE_DOT = frozenset((".", "%2e", "%2E"))
+_DOUBLE_DOT = frozenset(("..", ".%2e", ".%2E", "%2e.", "%2E.", "%2e%2e", "%2E%2E", "%2e%2E", "%2E%2e"))
+# Delimiters of a path segment: special URLs also end one at U+005C (\).
+_segment_end_special = re.compile(r"[/\\?#]").search
+_segment_end = re.compile(r"[/?#]").search
+_segment_end_special_override = re.compile(r"[/\\]").search
+_segment_end_override = re.compile(r"/").search
+_opaque_path_end = re.compile(r"[?#]").search
+_authority_end_special = re.compile(r"[/\\?#]").search
+_authority_end = re.compile(r"[/?#]").search
+
+
+def _is_windows_drive_letter(s: str) -> bool:
+    """https://url.spec.whatwg.org/#windows-drive-letter"""
+    return len(s) == 2 and s[0] in _ASCII_ALPHA and s[1] in ":|"
+
+
+def _is_normalized_windows_drive_letter(s: str) -> bool:
+    """https://url.spec.whatwg.org/#normalized-windows-drive-letter"""
+    return len(s) == 2 and s[0] in _ASCII_ALPHA and s[1] == ":"
+
+
+def starts_with_windows_drive_letter(s: str) -> bool:
+    """https://url.spec.whatwg.org/#start-with-a-windows-drive-letter"""
+    return (
+        len(s) >= 2
+        and s[0] in _ASCII_ALPHA
+        and s[1] in ":|"
+        and (len(s) == 2 or s[2] in "/\\?#")
+    )
+
+
+def shorten_path(url: URLRecord) -> None:
+    """https://url.spec.whatwg.org/#shorten-a-urls-path"""
+    path = url.path
+    if url.scheme == "file" and len(path) == 1 and _is_normalized_windows_drive_letter(path[0]):
+        return
+    if path:
+        path.pop()
+
+
+def _invalid_url_units(run: str, input: str, start: int, errors: list[str]) -> None:
+    """invalid-URL-unit for each code point of ``run`` (at ``start`` in ``input``) that is not a
+    URL code point and not U+0025 (%), and for each U+0025 (%) not followed by two hex digits."""
+    if run.isascii() and "%" not in run and _not_url_code_point_or_percent(run) is None:
+        return
+    for i, c in enumerate(run):
+        if _not_url_code_point_or_percent(c):
+            errors.append("invalid-URL-unit")
+        elif c == "%" and _percent_not_followed_by_hex(input, start + i):
+            errors.append("invalid-URL-unit")
+
+
+def _fail(errors: list[str] | None, name: str) -> Failure:
+    if errors is not None:
+        errors.append(name)
+    return Failure(name)
+
+
+def basic_url_parse(
+    input: str,
+    base: URLRecord | None = None,
+    *,
+    url: URLRecord | None = None,
+    state_override: str | int | None = None,
+    encoding: str = "utf-8",
+    errors: list[str] | None = None,
+) -> URLRecord | None:
+    """https://url.spec.whatwg.org/#concept-basic-url-parser
+
+    Returns the URL record, or (with ``url`` and ``state_override``) None where the Standard
+    terminates without returning anything; raises Failure where it returns failure.
+    """
+    if not isinstance(input, str):
+        raise TypeError(f"basic_url_parse() takes str, not {type(input).__name__}")
+    if base is not None and not isinstance(base, URLRecord):
+        raise TypeError("basic_url_parse() takes a URLRecord as base")
+    input = to_scalar_value_string(input)
+    if state_override is not None and not isinstance(state_override, int):
+        try:
+            state_override = STATES[state_override]
+        except (KeyError, TypeError):
+            raise TypeError(f"unknown state override: {state_override!r}") from None
+    # 1. If url is not given: a new URL; strip leading and trailing C0 control or space.
+    if url is None:
+        url = URLRecord()
+        stripped = input.strip(_C0_OR_SPACE)
+        if len(stripped) != len(input) and errors is not None:
+            errors.append("invalid-URL-unit")
+        input = stripped
+    # 2./3. Remove all ASCII tab or newline (invalid-URL-unit if any).
+    if "\t" in input or "\n" in input or "\r" in input:
+        if errors is not None:
+            errors.append("invalid-URL-unit")
+        input = input.translate(_TAB_OR_NEWLINE)
+    # 4. Let state be state override if given, or scheme start state otherwise.
+    state = SCHEME_START if state_override is None else state_override
+    # 5. Set encoding to the result of getting an output encoding from encoding.
+    if encoding != "utf-8":
+        from .encoding import get_encoding, get_output_encoding
+
+        encoding = get_output_encoding(get_encoding(encoding))
+        if encoding == "UTF-8":
+            encoding = "utf-8"
+    # 6./7. buffer, atSignSeen, insideBrackets, passwordTokenSeen.
+    buffer = ""
+    at_sign_seen = inside_brackets = password_token_seen = False
+    # 8. Let pointer be a pointer for input.
+    pointer = 0
+    n = len(input)
+    # 9. Keep running the state machine; after a run, stop at EOF, or else increase pointer.
+    while True:
+        c = input[pointer] if pointer < n else ""  # "" is the EOF code point
+        if state == SCHEME_START:
+            if c in _ASCII_ALPHA and c:
+                buffer += c.lower()
+                state = SCHEME
+            elif state_override is None:
+                state = NO_SCHEME
+                pointer -= 1
+            else:
+                raise Failure(None, "scheme must start with an ASCII alpha")
+        elif state == SCHEME:
+            # Take the run of scheme code points at once.
+            run = _scheme_run(input, pointer).group()
+            if run:
+                buffer += run.lower()
+                pointer += len(run)
+                c = input[pointer] if pointer < n else ""
+            if c == ":":
+                if state_override is not None:
+                    url_special = url.scheme in SPECIAL_SCHEMES
+                    buffer_special = buffer in SPECIAL_SCHEMES
+                    if url_special != buffer_special:
+                        return None
+                    if (url.includes_credentials or url.port is not None) and buffer == "file":
+                        return None
+                    if url.scheme == "file" and url.host == "":
+                        return None
+                url.scheme = buffer
+                if state_override is not None:
+                    if url.port == SPECIAL_SCHEMES.get(url.scheme):
+                        url.port = None
+                    return None
+                buffer = ""
+                if url.scheme == "file":
+                    if input[pointer + 1 : pointer + 3] != "//" and errors is not None:
+                        errors.append("special-scheme-missing-following-solidus")
+                    state = FILE
+                elif url.scheme in SPECIAL_SCHEMES:
+                    if base is not None and base.scheme == url.scheme:
+                        state = SPECIAL_RELATIVE_OR_AUTHORITY
+                    else:
+                        state = SPECIAL_AUTHORITY_SLASHES
+                elif input[pointer + 1 : pointer + 2] == "/":
+                    state = PATH_OR_AUTHORITY
+                    pointer += 1
+                else:
+                    url.path = ""
+                    state = OPAQUE_PATH
+            elif state_override is None:
+                buffer = ""
+                state = NO_SCHEME
+                pointer = -1
+            else:
+                raise Failure(None, "invalid scheme")
+        elif state == NO_SCHEME:
+            if base is None or (isinstance(base.path, str) and c != "#"):
+                raise _fail(errors, "missing-scheme-non-relative-URL")
+            elif isinstance(base.path, str) and c == "#":
+                url.scheme = base.scheme
+                url.path = base.path
+                url.query = base.query
+                url.fragment = ""
+                state = FRAGMENT
+            elif base.scheme != "file":
+                state = RELATIVE
+                pointer -= 1
+            else:
+                state = FILE
+                pointer -= 1
+        elif state == SPECIAL_RELATIVE_OR_AUTHORITY:
+            if c == "/" and input[pointer + 1 : pointer + 2] == "/":
+                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
+                pointer += 1
+            else:
+                if errors is not None:
+                    errors.append("special-scheme-missing-following-solidus")
+                state = RELATIVE
+                pointer -= 1
+        elif state == PATH_OR_AUTHORITY:
+            if c == "/":
+                state = AUTHORITY
+            else:
+                state = PATH
+                pointer -= 1
+        elif state == RELATIVE:
+            url.scheme = base.scheme
+            if c == "/":
+                state = RELATIVE_SLASH
+            elif c == "\\" and url.scheme in SPECIAL_SCHEMES:
+                if errors is not None:
+                    errors.append("invalid-reverse-solidus")
+                state = RELATIVE_SLASH
+            else:
+                url.username, url.password = base.username, base.password
+                url.host, url.port = base.host, base.port
+                url.path = list(base.path)
+                url.query = base.query
+                if c == "?":
+                    url.query = ""
+                    state = QUERY
+                elif c == "#":
+                    url.fragment = ""
+                    state = FRAGMENT
+                elif c:
+                    url.query = None
+                    shorten_path(url)
+                    state = PATH
+                    pointer -= 1
+        elif state == RELATIVE_SLASH:
+            if url.scheme in SPECIAL_SCHEMES and c and c in "/\\":
+                if c == "\\" and errors is not None:
+                    errors.append("invalid-reverse-solidus")
+                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
+            elif c == "/":
+                state = AUTHORITY
+            else:
+                url.username, url.password = base.username, base.password
+                url.host, url.port = base.host, base.port
+                state = PATH
+                pointer -= 1
+        elif state == SPECIAL_AUTHORITY_SLASHES:
+            if c == "/" and input[pointer + 1 : pointer + 2] == "/":
+                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
+                pointer += 1
+            else:
+                if errors is not None:
+                    errors.append("special-scheme-missing-following-solidus")
+                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
+                pointer -= 1
+        elif state == SPECIAL_AUTHORITY_IGNORE_SLASHES:
+            if c != "/" and c != "\\":
+                state = AUTHORITY
+                pointer -= 1
+            elif errors is not None:
+                errors.append("special-scheme-missing-following-solidus")
+        elif state == AUTHORITY:
+            # The authority runs to the first EOF, /, ?, # (or \ for special URLs); each @ in it
+            # is an invalid-credentials validation error, and all before the last @ is userinfo.
+            special = url.scheme in SPECIAL_SCHEMES
+            m = (_authority_end_special if special else _authority_end)(input, pointer)
+            end = m.start() if m else n
+            last_at = input.rfind("@", pointer, end)
+            if last_at >= 0:
+                if errors is not None:
+                    errors.extend(["invalid-credentials"] * input.count("@", pointer, end))
+                at_sign_seen = True
+                userinfo = input[pointer:last_at]
+                # For each code point: the first U+003A (:) starts the password; the rest is
+                # UTF-8 percent-encoded with the userinfo set (which encodes @ as %40).
+                if not password_token_seen and ":" in userinfo:
+                    username, _, password = userinfo.partition(":")
+                    url.username += _utf8_percent_encode(username, USERINFO_PERCENT_ENCODE_SET, False)
+                    url.password += _utf8_percent_encode(password, USERINFO_PERCENT_ENCODE_SET, False)
+                    password_token_seen = True
+                else:
+                    url.username += _utf8_percent_encode(userinfo, USERINFO_PERCENT_ENCODE_SET, False)
+                pointer = last_at + 1
+            # If atSignSeen is true and buffer is the empty string, host-missing, failure.
+            if at_sign_seen and pointer == end:
+                raise _fail(errors, "host-missing")
+            state = HOST
+            pointer -= 1
+        elif state == HOST or state == HOSTNAME:
+            if state_override is not None and url.scheme == "file":
+                pointer -= 1
+                state = FILE_HOST
+            else:
+                # Scan the host: up to a U+003A (:) outside brackets, or the end of the
+                # authority.
+                special = url.scheme in SPECIAL_SCHEMES
+                start = pointer
+                while pointer < n:
+                    c = input[pointer]
+                    if c == ":" and not inside_brackets:
+                        break
+                    if c == "/" or c == "?" or c == "#" or (special and c == "\\"):
+                        break
+                    if c == "[":
+                        inside_brackets = True
+                    elif c == "]":
+                        inside_brackets = False
+                    pointer += 1
+                else:
+                    c = ""
+                buffer = input[start:pointer]
+                if c == ":":
+                    if not buffer:
+                        raise _fail(errors, "host-missing")
+                    if state_override == HOSTNAME:
+                        raise Failure(None, "hostname setter: a port is not allowed")
+                    url.host = parse_host(buffer, not special, errors=errors)
+                    buffer = ""
+                    state = PORT
+                else:
+                    pointer -= 1
+                    if special and not buffer:
+                        raise _fail(errors, "host-missing")
+                    elif (
+                        state_override is not None
+                        and not buffer
+                        and (url.includes_credentials or url.port is not None)
+                    ):
+                        raise Failure(None, "host setter: cannot remove a host with credentials or port")
+                    url.host = parse_host(buffer, not special, errors=errors) if buffer else EmptyHost("")
+                    buffer = ""
+                    state = PATH_START
+                    if state_override is not None:
+                        return None
+        elif state == PORT:
+            start = pointer
+            while pointer < n and input[pointer] in _DIGITS:
+                pointer += 1
+            c = input[pointer] if pointer < n else ""
+            buffer = input[start:pointer]
+            if (
+                not c
+                or c == "/"
+                or c == "?"
+                or c == "#"
+                or (c == "\\" and url.scheme in SPECIAL_SCHEMES)
+                or state_override is not None
+            ):
+                if buffer:
+                    digits = buffer.lstrip("0")
+                    port = int(digits or "0") if len(digits) <= 5 else 1 << 16
+                    if port > 0xFFFF:
+                        raise _fail(errors, "port-out-of-range")
+                    url.port = None if port == SPECIAL_SCHEMES.get(url.scheme) else port
+                    buffer = ""
+                    if state_override is not None:
+                        return None
+                if state_override is not None:
+                    raise Failure(None, "port setter: not a port")
+                state = PATH_START
+                pointer -= 1
+            else:
+                raise _fail(errors, "port-invalid")
+        elif state == FILE:
+            url.scheme = "file"
+            url.host = EmptyHost("")
+            if c == "/" or c == "\\":
+                if c == "\\" and errors is not None:
+                    errors.append("invalid-reverse-solidus")
+                state = FILE_SLASH
+            elif base is not None and base.scheme == "file":
+                url.host = base.host
+                url.path = list(base.path)
+                url.query = base.query
+                if c == "?":
+                    url.query = ""
+                    state = QUERY
+                elif c == "#":
+                    url.fragment = ""
+                    state = FRAGMENT
+                elif c:
+                    url.query = None
+                    if not starts_with_windows_drive_letter(input[pointer : pointer + 3]):
+                        shorten_path(url)
+                    else:
+                        if errors is not None:
+                            errors.append("file-invalid-Windows-drive-letter")
+                        url.path = []
+                    state = PATH
+                    pointer -= 1
+            else:
+                state = PATH
+                pointer -= 1
+        elif state == FILE_SLASH:
+            if c == "/" or c == "\\":
+                if c == "\\" and errors is not None:
+                    errors.append("invalid-reverse-solidus")
+                state = FILE_HOST
+            else:
+                if base is not None and base.scheme == "file":
+                    url.host = base.host
+                    if (
+                        not starts_with_windows_drive_letter(input[pointer : pointer + 3])
+                        and base.path
+                        and _is_normalized_windows_drive_letter(base.path[0])
+                    ):
+                        url.path.append(base.path[0])
+                state = PATH
+                pointer -= 1
+        elif state == FILE_HOST:
+            start = pointer
+            while pointer < n and input[pointer] not in "/\\?#":
+                pointer += 1
+            buffer = input[start:pointer]
+            pointer -= 1
+            if state_override is None and _is_windows_drive_letter(buffer):
+                if errors is not None:
+                    errors.append("file-invalid-Windows-drive-letter-host")
+                # The buffer is not reset: the path state uses it.
+                state = PATH
+            elif not buffer:
+                url.host = EmptyHost("")
+                if state_override is not None:
+                    return None
+                state = PATH_START
+            else:
+                host = parse_host(buffer, False, errors=errors)
+                if host == "localhost":
+                    host = EmptyHost("")
+                url.host = host
+                if state_override is not None:
+                    return None
+                buffer = ""
+                state = PATH_START
+        elif state == PATH_START:
+            if url.scheme in SPECIAL_SCHEMES:
+                if c == "\\" and errors is not None:
+                    errors.append("invalid-reverse-solidus")
+                state = PATH
+                if c != "/" and c != "\\":
+                    pointer -= 1
+            elif state_override is None and c == "?":
+                url.query = ""
+                state = QUERY
+            elif state_override is None and c == "#":
+                url.fragment = ""
+                state = FRAGMENT
+            elif c:
+                state = PATH
+                if c != "/":
+                    pointer -= 1
+            elif state_override is not None and url.host is None:
+                url.path.append("")
+        elif state == PATH:
+            special = url.scheme in SPECIAL_SCHEMES
+            if state_override is None:
+                m = (_segment_end_special if special else _segment_end)(input, pointer)
+            else:
+                m = (_segment_end_special_override if special else _segment_end_override)(input, pointer)
+            end = m.start() if m else n
+            run = input[pointer:end]
+            if run:
+                if errors is not None:
+                    _invalid_url_units(run, input, pointer, errors)
+                buffer += _utf8_percent_encode(run, PATH_PERCENT_ENCODE_SET, False)
+            pointer = end
+            c = input[end] if end < n else ""
+            slash = c == "/" or (special and c == "\\")
+            if c == "\\" and special and errors is not None:
+                errors.append("invalid-reverse-solidus")
+            if buffer in _DOUBLE_DOT:
+                shorten_path(url)
+                if not slash:
+                    url.path.append("")
+            elif buffer in _SINGLE_DOT:
+                if not slash:
+                    url.path.append("")
+            else:
+                if url.scheme == "file" and not url.path and _is_windows_drive_letter(buffer):
+                    buffer = buffer[0] + ":"
+                url.path.append(buffer)
+            buffer = ""
+            if c == "?":
+                url.query = ""
+                state = QUERY
+            elif c == "#":
+                url.fragment = ""
+                state = FRAGMENT
+        elif state == OPAQUE_PATH:
+            m = _opaque_path_end(input, pointer)
+            end = m.start() if m else n
+            run = input[pointer:end]
+            if run:
+                if errors is not None:
+                    _invalid_url_units(run, input, pointer, errors)
+                encoded = _utf8_percent_encode(run, C0_CONTROL_PERCENT_ENCODE_SET, False)
+                # A U+0020 SPACE followed by ? or # is appended as "%20".
+                if m and encoded[-1] == " ":
+                    encoded = encoded[:-1] + "%20"
+                url.path += encoded
+            pointer = end
+            c = input[end] if end < n else ""
+            if c == "?":
+                url.query = ""
+                state = QUERY
+            elif c == "#":
+                url.fragment = ""
+                state = FRAGMENT
+        elif state == QUERY:
+            if encoding != "utf-8" and (
+                url.scheme not in SPECIAL_SCHEMES or url.scheme == "ws" or url.scheme == "wss"
+            ):
+                encoding = "utf-8"
+            end = input.find("#", pointer) if state_override is None else -1
+            if end < 0:
+                end = n
+            run = input[pointer:end]
+            if errors is not None:
+                _invalid_url_units(run, input, pointer, errors)
+            query_set = (
+                SPECIAL_QUERY_PERCENT_ENCODE_SET
+                if url.scheme in SPECIAL_SCHEMES
+                else QUERY_PERCENT_ENCODE_SET
+            )
+            if encoding == "utf-8":
+                url.query += _utf8_percent_encode(run, query_set, False)
+            else:
+                from .percent_encoding import _percent_encode_legacy
+
+                url.query += _percent_encode_legacy(encoding, run, query_set, False)
+            pointer = end
+            if end < n:
+                url.fragment = ""
+                state = FRAGMENT
+        elif state == FRAGMENT:
+            run = input[pointer:]
+            if errors is not None:
+                _invalid_url_units(run, input, pointer, errors)
+            url.fragment += _utf8_percent_encode(run, FRAGMENT_PERCENT_ENCODE_SET, False)
+            pointer = n
+        # If after a run pointer points to the EOF code point, stop; otherwise increase it.
+        if pointer >= n:
+            break
+        pointer += 1
+    return url
+
+
+def url_parse(input: str, base: URLRecord | None = None, *, encoding: str = "utf-8",
+              errors: list[str] | None = None) -> URLRecord:
+    """https://url.spec.whatwg.org/#concept-url-parser (without blob URL entries)"""
+    return basic_url_parse(input, base, encoding=encoding, errors=errors)
+
+
+def serialize_path(url: URLRecord) -> str:
+    """https://url.spec.whatwg.org/#url-path-serializer"""
+    if isinstance(url.path, str):
+        return url.path
+    return "".join("/" + segment for segment in url.path)
+
+
+def serialize_url(url: URLRecord, exclude_fragment: bool = False) -> str:
+    """https://url.spec.whatwg.org/#concept-url-serializer"""
+    output = url.scheme + ":"
+    if url.host is not None:
+        output += "//"
+        if url.username or url.password:
+            output += url.username
+            if url.password:
+                output += ":" + url.password
+            output += "@"
+        output += serialize_host(url.host)
+        if url.port is not None:
+            output += ":" + str(url.port)
+    elif not isinstance(url.path, str) and len(url.path) > 1 and url.path[0] == "":
+        output += "/."
+    output += serialize_path(url)
+    if url.query is not None:
+        output += "?" + url.query
+    if not exclude_fragment and url.fragment is not None:
+        output += "#" + url.fragment
+    return output
+
+
+def urls_equal(a: URLRecord, b: URLRecord, exclude_fragments: bool = False) -> bool:
+    """https://url.spec.whatwg.org/#concept-url-equals"""
+    return serialize_url(a, exclude_fragments) == serialize_url(b, exclude_fragments)
+
+
+def set_username(url: URLRecord, username: str) -> None:
+    """https://url.spec.whatwg.org/#set-the-username"""
+    url.username = _utf8_percent_encode(to_scalar_value_string(username), USERINFO_PERCENT_ENCODE_SET, False)
+
+
+def set_password(url: URLRecord, password: str) -> None:
+    """https://url.spec.whatwg.org/#set-the-password"""
+    url.password = _utf8_percent_encode(to_scalar_value_string(password), USERINFO_PERCENT_ENCODE_SET, False)
+
+
+class OpaqueOrigin:
+    """https://html.spec.whatwg.org/multipage/browsers.html#concept-origin-opaque
+
+    Each is equal only to itself; it serializes as "null".
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<opaque origin>"
+
+
+class Origin(tuple):
+    """A tuple origin: (scheme, host, port, domain)."""
+
+    __slots__ = ()
+
+
+def url_origin(url: URLRecord) -> Origin | OpaqueOrigin:
+    """https://url.spec.whatwg.org/#concept-url-origin (no blob URL store here)"""
+    scheme = url.scheme
+    if scheme == "blob":
+        try:
+            path_url = basic_url_parse(serialize_path(url))
+        except Failure:
+            return OpaqueOrigin()
+        if path_url.scheme in ("http", "https", "file"):
+            return url_origin(path_url)
+        return OpaqueOrigin()
+    if scheme in ("ftp", "http", "https", "ws", "wss"):
+        return Origin((scheme, url.host, url.port, None))
+    return OpaqueOrigin()
+
+
+def serialize_origin(origin: Origin | OpaqueOrigin) -> str:
+    """https://html.spec.whatwg.org/multipage/browsers.html#ascii-serialisation-of-an-origin"""
+    if isinstance(origin, OpaqueOrigin):
+        return "null"
+    scheme, host, port, _ = origin
+    result = scheme + "://" + serialize_host(host)
+    if port is not None:
+        result += ":" + str(port)
+    return result

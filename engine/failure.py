@@ -29,12 +29,11 @@ class Failure(ValueError):
 VALIDATION_ERRORS = (
     # IDNA
     "domain-to-ASCII",
-    "domain-to-Unicode",
     # Host parsing
-    "domain-invalid-code-point",
     "domain-percent-encoded",
     "host-invalid-code-point",
     "IPv4-empty-part",
+    "IPv4-too-few-parts",
     "IPv4-too-many-parts",
     "IPv4-non-numeric-part",
     "IPv4-non-decimal-part",

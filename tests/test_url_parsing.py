@@ -1,0 +1,36 @@
+"""URL parsing: WPT's urltestdata.json (and the lone-surrogate cases), through ``engine.URL``.
+
+https://url.spec.whatwg.org/#url-parsing
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from conftest import load_wpt
+
+CASES = load_wpt("urltestdata.json") + load_wpt("urltestdata-javascript-only.json")
+COMPONENTS = ("href", "origin", "protocol", "username", "password", "host", "hostname", "port",
+              "pathname", "search", "hash")
+
+
+def test_every_case_is_here():
+    assert len(load_wpt("urltestdata.json")) == 891
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c['input']!r} base={c.get('base')!r}" for c in CASES])
+def test_urltestdata(case):
+    if case.get("failure"):
+        with pytest.raises(engine.Failure):
+            engine.URL(case["input"], case.get("base"))
+        assert engine.URL.parse(case["input"], case.get("base")) is None
+        assert not engine.URL.can_parse(case["input"], case.get("base"))
+        return
+    url = engine.URL(case["input"], case.get("base"))
+    for name in COMPONENTS:
+        if name in case:
+            assert getattr(url, name) == case[name], name
+    if "searchParams" in case:
+        assert str(url.search_params) == case["searchParams"]
+    assert engine.URL.can_parse(case["input"], case.get("base"))

@@ -19,6 +19,7 @@ raw) are not counted, delimiters encoded or not still are.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 from typing import NamedTuple
@@ -135,38 +136,40 @@ _RAW_OK = set(map(chr, range(0x21, 0x7f))) - set('"<>`{}|^\\ ')
 _PCT = re.compile(r"%([0-9A-Fa-f]{2})")
 
 
+_TO_ENCODE = "".join(sorted(set(map(chr, range(0x80))) - _RAW_OK))
+_CANON = re.compile(r"%[0-9A-Fa-f]{2}|[" + re.escape(_TO_ENCODE) + r"\x80-\U0010ffff]")
+
+
+def _canon_one(m: re.Match) -> str:
+    t = m.group(0)
+    if len(t) == 3 and t[0] == "%":
+        ch = chr(int(t[1:], 16))
+        return ch if ch in _UNRESERVED else t.upper()
+    return "".join("%%%02X" % b for b in t.encode("utf-8", "surrogatepass"))
+
+
 def canon_pct(s: str | None) -> str | None:
     """One spelling per meaning: characters a WHATWG serializer would encode are encoded (UTF-8),
-    ``%xx`` of unreserved characters decoded, hex upper-cased. Encoded delimiters stay encoded."""
-    if s is None:
-        return None
-    out = []
-    i = 0
-    while i < len(s):
-        c = s[i]
-        if c == "%" and _PCT.match(s, i):
-            ch = chr(int(s[i + 1:i + 3], 16))
-            out.append(ch if ch in _UNRESERVED else "%" + s[i + 1:i + 3].upper())
-            i += 3
-            continue
-        if c in _RAW_OK and c != "%":
-            out.append(c)
-        else:
-            out.extend("%%%02X" % b for b in c.encode("utf-8", "surrogatepass"))
-        i += 1
-    return "".join(out)
+    ``%xx`` of unreserved characters decoded, hex upper-cased. Encoded delimiters stay encoded;
+    a ``%`` that starts no ``%xx`` stays as it is."""
+    if not s:
+        return s
+    return _CANON.sub(_canon_one, s)
 
 
+@functools.lru_cache(maxsize=65536)
 def _canon_host(host: str | None) -> str | None:
     if host is None:
         return None
     h = host.lower()
     if h.startswith("[") and h.endswith("]"):
         h = h[1:-1]
-    try:
-        return str(ipaddress.ip_address(h.split("%")[0]))
-    except ValueError:
-        return h
+    if ":" in h or (h and h[-1].isdigit()):
+        try:
+            return str(ipaddress.ip_address(h.split("%")[0]))
+        except ValueError:
+            pass
+    return h
 
 
 def lenient(r: Record) -> tuple:
@@ -206,18 +209,21 @@ _CONFUSION_FIELDS = {
 }
 
 
-def classify(input: str, a: Record, b: Record, is_lenient: bool = False) -> Verdict | None:
+def classify(input: str, a: Record, b: Record, is_lenient: bool = False,
+             found: list[str] | None = None, keys: tuple | None = None) -> Verdict | None:
     """The primary class of a disagreement between records ``a`` and ``b`` on ``input``, or None
-    when they agree."""
-    if key(a, is_lenient) == key(b, is_lenient):
+    when they agree; ``found`` (``ingredients(input)``) and ``keys`` (``key`` of each) may be
+    passed when already computed."""
+    ka, kb = keys or (key(a, is_lenient), key(b, is_lenient))
+    if ka == kb:
         return None
-    found = ingredients(input)
+    found = ingredients(input) if found is None else found
     cause = found[0] if found else None
     if a.crash or b.crash:
         return Verdict("oracle-crashed", cause, ())
     if a.failure != b.failure:
         return Verdict("accept-reject", cause, ())
-    ka, kb = (lenient(a), lenient(b)) if is_lenient else (strict(a), strict(b))
+    ka, kb = ka[:8], kb[:8]  # the component part of the keys
     diff = tuple(f for f, x, y in zip(FIELDS, ka, kb) if x != y)
     if not diff:  # same components, different serialization
         return Verdict("unstable", cause, ("href",))

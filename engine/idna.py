@@ -21,6 +21,7 @@ from idna.uts46data import __version__ as UTS46_VERSION
 from idna.uts46data import uts46_replacements, uts46_starts, uts46_statuses
 
 from .failure import Failure
+from .infra import to_scalar_value_string
 
 __all__ = ["domain_to_ascii", "domain_to_unicode", "unicode_to_ascii", "unicode_to_unicode", "UTS46_VERSION"]
 
@@ -235,8 +236,6 @@ def domain_to_ascii(domain: str, be_strict: bool = False, *, errors: list[str] |
     """https://url.spec.whatwg.org/#concept-domain-to-ascii (the domain parser)"""
     if not isinstance(domain, str):
         raise TypeError(f"domain_to_ascii() takes str, not {type(domain).__name__}")
-    from .infra import to_scalar_value_string
-
     domain = to_scalar_value_string(domain)
     # 1./2. Let strictResult be domain parser ToASCII with domain and true; if it is a failure
     # value, domain-to-ASCII validation error. (Run only when someone listens, or beStrict.)

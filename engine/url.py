@@ -15,7 +15,9 @@ from .failure import Failure
 from .host import (
     _not_url_code_point_or_percent,
     _percent_not_followed_by_hex,
+    Domain,
     EmptyHost,
+    ends_in_a_number,
     Host,
     IPv4Address,
     IPv6Address,
@@ -200,6 +202,54 @@ def _fail(errors: list[str] | None, name: str) -> Failure:
     return Failure(name)
 
 
+# The fast path: an absolute URL of a special scheme (not "file") made of printable ASCII, whose
+# host is a plain domain, with no userinfo, no dot segments, nothing to percent-encode or decode
+# and nothing to report. It gives what the state machine gives (fuzzers/fuzz_fast_path.py checks
+# that); anything else goes to the state machine.
+def _printable_ascii_except(excluded: str) -> str:
+    return "[" + re.escape("".join(c for c in map(chr, range(0x21, 0x7F)) if c not in excluded)) + "]"
+
+
+_fast = re.compile(
+    "(https?|wss?|ftp|HTTPS?|WSS?|FTP)://"  # a special scheme but "file"
+    "([A-Za-z0-9_.\\-]+)"  # host: a plain domain (no %, no brackets, no userinfo)
+    "(?::([0-9]{1,5}))?"  # port
+    f"(/{_printable_ascii_except(chr(34) + '#<>?^`{}' + chr(92))}*)?"  # path set, ? # \\ left out
+    f"(?:\\?({_printable_ascii_except(chr(34) + '#<>' + chr(39))}*))?"  # special-query set, #
+    f"(?:#({_printable_ascii_except(chr(34) + '<>`')}*))?"  # fragment set
+).fullmatch
+
+
+def parse_fast_path(input: str) -> URLRecord | None:
+    """The fast path of ``basic_url_parse`` (no base, no state override, UTF-8, no listener):
+    the URL record, or None where the input is not of the simple form it handles."""
+    m = _fast(input)
+    if m is None:
+        return None
+    scheme, host, port, path, query, fragment = m.groups()
+    host = host.lower()
+    if path is not None and ("/." in path or "%" in path) and _has_dot_segment(path):
+        return None
+    if ends_in_a_number(host):
+        return None
+    url = URLRecord()
+    url.scheme = scheme.lower()
+    url.host = Domain(host)
+    if port is not None:
+        number = int(port)
+        if number > 0xFFFF:
+            return None
+        url.port = None if number == SPECIAL_SCHEMES[url.scheme] else number
+    url.path = path[1:].split("/") if path is not None else [""]
+    url.query = query
+    url.fragment = fragment
+    return url
+
+
+def _has_dot_segment(path: str) -> bool:
+    return any(s in _SINGLE_DOT or s in _DOUBLE_DOT for s in path.split("/"))
+
+
 def basic_url_parse(
     input: str,
     base: URLRecord | None = None,
@@ -214,6 +264,25 @@ def basic_url_parse(
     Returns the URL record, or (with ``url`` and ``state_override``) None where the Standard
     terminates without returning anything; raises Failure where it returns failure.
     """
+    if base is None and url is None and errors is None and input.__class__ is str:
+        fast = parse_fast_path(input)
+        if fast is not None:
+            return fast
+    return basic_url_parse_state_machine(
+        input, base, url=url, state_override=state_override, encoding=encoding, errors=errors
+    )
+
+
+def basic_url_parse_state_machine(
+    input: str,
+    base: URLRecord | None = None,
+    *,
+    url: URLRecord | None = None,
+    state_override: str | int | None = None,
+    encoding: str = "utf-8",
+    errors: list[str] | None = None,
+) -> URLRecord | None:
+    """https://url.spec.whatwg.org/#concept-basic-url-parser, step by step (no fast path)."""
     if not isinstance(input, str):
         raise TypeError(f"basic_url_parse() takes str, not {type(input).__name__}")
     if base is not None and not isinstance(base, URLRecord):

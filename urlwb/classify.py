@@ -247,34 +247,72 @@ def classify(input: str, a: Record, b: Record, is_lenient: bool = False,
 
 # --- known deviations --------------------------------------------------------------------------
 
-def _ascii_xn_domain(right: Record, peer: Record) -> bool:
+def _ascii_xn_domain(right: Record, peer: Record, input: str, base: str | None) -> bool:
     # https://url.spec.whatwg.org/#concept-domain-to-ascii step 3: an ASCII domain is only
     # lowercased, whatever Unicode ToASCII would say of its xn-- labels.
     return (peer.failure and right.ok and right.host is not None and right.host.isascii()
             and any(label.startswith("xn--") for label in right.host.split(".")))
 
 
-def _opaque_trailing_space(right: Record, peer: Record) -> bool:
+def _opaque_trailing_space(right: Record, peer: Record, input: str, base: str | None) -> bool:
     # https://url.spec.whatwg.org/#cannot-be-a-base-url-path-state: a space before ? or # in an
     # opaque path is percent-encoded (a later change of the Standard).
     return (right.ok and peer.ok and right.host is None and strict(right)[:5] == strict(peer)[:5]
             and (right.path or "").endswith("%20") and peer.path == right.path[:-3] + " ")
 
 
-def _caret_in_path(right: Record, peer: Record) -> bool:
+def _caret_in_path(right: Record, peer: Record, input: str, base: str | None) -> bool:
     # https://url.spec.whatwg.org/#path-percent-encode-set gained U+005E (^) in a later change.
     return (right.ok and peer.ok and "^" in (peer.path or "") and
             (peer.path or "").replace("^", "%5E") == right.path and
             strict(right)[:5] == strict(peer)[:5] and right.query == peer.query)
 
 
-def _userinfo_replacement(right: Record, peer: Record) -> bool:
+def _userinfo_replacement(right: Record, peer: Record, input: str, base: str | None) -> bool:
     return (right.ok and peer.ok and strict(right)[3:] == strict(peer)[3:] and
             "%EF%BF%BD" in (peer.username or "") + (peer.password or "") and
             "%EF%BF%BD" not in (right.username or "") + (right.password or ""))
 
 
-#: (parser, predicate(right, peer), reason): ``right`` is the side the Standard supports.
+def _sharp_s(right: Record, peer: Record, input: str, base: str | None) -> bool:
+    # UTS46 since Unicode 15.1 maps U+1E9E (capital sharp s) to U+00DF, no longer to "ss".
+    return (right.ok and peer.ok and right.host is not None and peer.host is not None and
+            "xn--zca" in right.host and right.host.replace("xn--zca", "ss") == peer.host)
+
+
+_OPAQUE_BASE = re.compile(r"[\x00-\x20]*([A-Za-z][A-Za-z0-9+\-.]*):(?![/\\])")
+_FINAL_DOUBLE_DOT = re.compile(r"[/\\](\.|%2e){2}[\x00-\x20]*(?:[?#]|$)", re.I)
+
+
+def _opaque_base(right: Record, peer: Record, input: str, base: str | None) -> bool:
+    # https://url.spec.whatwg.org/#no-scheme-state step 1: a base with an opaque path and an
+    # input not starting with "#" is failure.
+    m = _OPAQUE_BASE.match(base or "")
+    return (right.failure and peer.ok and m is not None and m.group(1).lower() not in SPECIAL_SCHEMES
+            and not input.lstrip("".join(map(chr, range(0x21)))).startswith("#"))
+
+
+def _final_double_dot(right: Record, peer: Record, input: str, base: str | None) -> bool:
+    # https://url.spec.whatwg.org/#path-state step 1.2: after shortening for a final "..", the
+    # empty string is appended, so "p://x/.." has the path "/".
+    return (right.ok and peer.ok and (right.path or "").endswith("/") and
+            peer.path == right.path[:-1] and _FINAL_DOUBLE_DOT.search(input.split("#")[0]) is not None)
+
+
+def _empty_base_query(right: Record, peer: Record, input: str, base: str | None) -> bool:
+    # https://url.spec.whatwg.org/#relative-state: otherwise url's query is base's query ("").
+    return (right.ok and peer.ok and right.query == "" and peer.query is None and
+            strict(right)[:6] == strict(peer)[:6])
+
+
+def _file_drive_letter(right: Record, peer: Record, input: str, base: str | None) -> bool:
+    # https://url.spec.whatwg.org/#windows-drive-letter: two code points, and "starts with" needs
+    # "/", "\", "?", "#" or the end after them; "a:b" is no drive letter, so ".." removes it.
+    return (right.ok and peer.ok and right.scheme == "file" and
+            re.match(r"/[A-Za-z]:[^/\\?#]", peer.path or "") is not None and right.path != peer.path)
+
+
+#: (parser, predicate(right, peer, input, base), reason): ``right`` is the side the Standard supports.
 KNOWN_DEVIATIONS = [
     ("node", _ascii_xn_domain,
      "Node 20 bundles ada 2.9.2, older than the rule that an ASCII domain is only lowercased "
@@ -286,15 +324,34 @@ KNOWN_DEVIATIONS = [
      "Node 20's ada 2.9.2 predates percent-encoding a trailing space of an opaque path"),
     ("node", _caret_in_path,
      "Node 20's ada 2.9.2 predates U+005E (^) in the path percent-encode set"),
+    ("node", _sharp_s,
+     "Node 20's ada 2.9.2 has IDNA data older than Unicode 15.1, which maps U+1E9E to U+00DF "
+     "(xn--zca), not to \"ss\": a host-origin differential with current browsers"),
+    ("node", _opaque_base,
+     "Node 20's ada 2.9.2 resolves a relative input against a base with an opaque path; the "
+     "Standard returns failure (no scheme state, step 1)"),
+    ("node", _final_double_dot,
+     "Node 20's ada 2.9.2 drops the empty segment appended after a final '..' (path state, "
+     "step 1.2): 'p://x/..' is 'p://x/', not 'p://x'"),
+    ("node", _empty_base_query,
+     "Node 20's ada 2.9.2 drops the base URL's empty query for an empty input (relative state: "
+     "url's query is base's query)"),
+    ("node", _file_drive_letter,
+     "Node 20's ada 2.9.2 takes 'a:b' for a Windows drive letter in a file path, which then "
+     "survives '..' (a drive letter is two code points followed by / \\ ? # or the end)"),
     ("whatwg-url", _userinfo_replacement,
      "whatwg-url 16.0.1 writes U+FFFD after a supplementary code point in userinfo "
      "(WPT 'http://\U0001F600x@host/'): a bug of that release"),
 ]
 
 
-def known_deviation(parser: str, right: Record, peer: Record) -> str | None:
-    """The documented reason ``parser`` (answer ``peer``) differs from ``right``, if known."""
+def known_deviation(parser: str, right: Record, peer: Record, input: str = "",
+                    base: str | None = None) -> str | None:
+    """The documented reason ``parser`` (answer ``peer``) differs from ``right`` on ``input``
+    (against ``base``), if known."""
+    if right is None or peer is None:
+        return None
     for name, predicate, reason in KNOWN_DEVIATIONS:
-        if name == parser and predicate(right, peer):
+        if name == parser and predicate(right, peer, input, base):
             return reason
     return None

@@ -261,8 +261,8 @@ def _compare(res: DiffResult, pairs) -> None:
                 if idx not in found_cache:
                     found_cache[idx] = classify.ingredients(inp)
                 v = classify.classify(inp, ra[idx], rb[idx], is_lenient, found_cache[idx], (x, y))
-                known = classify.known_deviation(b, ra[idx], rb[idx]) or \
-                    classify.known_deviation(a, rb[idx], ra[idx])
+                known = classify.known_deviation(b, ra[idx], rb[idx], inp, pairs[idx][1]) or \
+                    classify.known_deviation(a, rb[idx], ra[idx], inp, pairs[idx][1])
                 res.findings.append(Finding(idx, a, b, v.cls, v.cause, v.fields, known))
     for name, again in res.reparsed.items():
         for idx, (r, r2) in enumerate(zip(res.records[name], again)):

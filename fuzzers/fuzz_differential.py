@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Fuzz target ``differential``: the engine against every WHATWG oracle.
+
+Invariant: on any input (with or without a base), the engine and each parser that claims the URL
+Standard (ada_url, upa_url, pywhatwgurl; Node's URL and whatwg-url when node runs) give the same
+answer: both failure, or the same scheme, username, password, host, port, path, query, fragment
+and href. Known, documented deviations of a peer (urlwb.classify.KNOWN_DEVIATIONS) do not count.
+
+Under atheris a disagreement does not stop the campaign: it is minimized (characters removed while
+the same class and pair persist) and filed by urlwb.corpus_store with signature
+``<class>:engine~<parser>``; ``check`` (the replay) raises AssertionError on it. Non-WHATWG parsers
+join with ``--parsers=LIST`` (e.g. ``--parsers=whatwg,urllib,yarl``); their differences are
+findings about them, not engine bugs, so they go to ``.urlwb/differential/other.jsonl``, not to
+the regression corpus.
+
+Input (as fuzz_url): a trailing choice, with or without a base; with one, a length-prefixed base
+text; the rest of the text is the input. ``--write-seeds`` writes ``corpus/differential/seed/``
+from the vendored WPT cases.
+"""
+import contextlib
+import json
+import sys
+
+import atheris
+
+with atheris.instrument_imports(include=["engine"]) if __name__ == "__main__" else contextlib.nullcontext():
+    import engine  # noqa: F401  (instrumented for coverage; the oracle adapter calls it)
+
+from urlwb import classify, corpus_store, oracles
+from urlwb.diff import decode_case, encode_case
+
+#: Every WHATWG oracle (the replay too: a finding filed against Node replays against Node).
+PARSERS = [p for p in oracles.WHATWG if p != "engine"]
+_state: dict = {}
+
+
+def _oracles():
+    if "loaded" not in _state:
+        loaded, skipped = oracles.load(["engine"] + [p for p in PARSERS if p != "engine"])
+        for name, why in skipped.items():
+            print(f"fuzz_differential: {name} skipped: {why}", file=sys.stderr)
+        if "engine" not in loaded:
+            raise RuntimeError(f"the engine cannot run: {skipped.get('engine')}")
+        _state["loaded"] = loaded
+    return _state["loaded"]
+
+
+def disagreements(input: str, base: str | None) -> list[tuple[str, str, str]]:
+    """(signature, peer, detail) for each oracle that differs from the engine, known deviations
+    left out."""
+    loaded = _oracles()
+    input, base = oracles.to_usv(input), None if base is None else oracles.to_usv(base)
+    mine = loaded["engine"].parse(input, base)
+    out = []
+    for name, oracle in loaded.items():
+        if name == "engine" or (base is not None and not oracle.supports_base):
+            continue
+        theirs = oracle.parse_many([(input, base)])[0]
+        is_lenient = oracles.family(name) != "whatwg"
+        verdict = classify.classify(input, mine, theirs, is_lenient)
+        if verdict is None or classify.known_deviation(name, mine, theirs, input, base):
+            continue
+        detail = (f"{classify.TITLES[verdict.cls]}: input {input!r} base {base!r}: engine "
+                  f"{_answer(mine)} / {name} {_answer(theirs)}")
+        out.append((f"{verdict.cls}:engine~{name}", name, detail))
+    return out
+
+
+def _answer(r) -> str:
+    return "failure" if r.failure else (f"crash {r.crash}" if r.crash else repr(r.href))
+
+
+def check(data: bytes) -> None:
+    input, base = decode_case(data)
+    found = disagreements(input, base)
+    if found:
+        raise AssertionError("; ".join(detail for _, _, detail in found))
+
+
+def minimize(input: str, base: str | None, signature: str, budget: int = 400) -> str:
+    """The shortest input found by removing chunks (halves down to single characters) while the
+    disagreement with the same signature persists."""
+    def same(s: str) -> bool:
+        return any(sig == signature for sig, _, _ in disagreements(s, base))
+
+    chunk = max(1, len(input) // 2)
+    while chunk >= 1 and budget > 0:
+        i, changed = 0, False
+        while i < len(input) and budget > 0:
+            candidate = input[:i] + input[i + chunk:]
+            budget -= 1
+            if same(candidate):
+                input, changed = candidate, True
+            else:
+                i += chunk
+        if not changed:
+            chunk //= 2
+    return input
+
+
+def TestOneInput(data: bytes) -> None:
+    input, base = decode_case(data)
+    for signature, peer, detail in disagreements(input, base):
+        if oracles.family(peer) != "whatwg":
+            _log_other(signature, input, base, detail)
+            continue
+        if signature in _state.setdefault("filed", set()):
+            continue
+        _state["filed"].add(signature)
+        small = minimize(input, base, signature)
+        path = corpus_store.record_finding(
+            "differential", encode_case(small, base), signature, "invariant", detail,
+            extra={"input": small, "base": base, "parser": peer})
+        if path is not None:
+            print(f"\nfuzz_differential: new finding {signature}: {path}", file=sys.stderr)
+
+
+def _log_other(signature: str, input: str, base, detail: str) -> None:
+    seen = _state.setdefault("other", set())
+    if signature in seen:
+        return
+    seen.add(signature)
+    folder = corpus_store.work_root() / "differential"
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / "other.jsonl", "a", encoding="utf-8") as fh:
+        fh.write(json.dumps({"signature": signature, "input": input, "base": base,
+                             "detail": detail}) + "\n")
+
+
+def write_seeds(limit: int = 300) -> int:
+    """``corpus/differential/seed/``: the first ``limit`` WPT (input, base) cases."""
+    from urlwb import generate
+    folder = corpus_store.seed_dir("differential")
+    folder.mkdir(parents=True, exist_ok=True)
+    cases = generate.wpt_cases()[:limit]
+    for input, base in cases:
+        data = encode_case(input, base)
+        corpus_store.atomic_write(folder / corpus_store.sha1(data), data)
+    return len(cases)
+
+
+def main() -> None:
+    global PARSERS
+    argv = []
+    for arg in sys.argv:
+        if arg.startswith("--parsers="):
+            PARSERS = oracles.resolve_names(arg.split("=", 1)[1])
+        elif arg == "--write-seeds":
+            print(f"fuzz_differential: wrote {write_seeds()} seeds")
+            return
+        else:
+            argv.append(arg)
+    atheris.Setup(argv, TestOneInput)
+    atheris.Fuzz()
+
+
+if __name__ == "__main__":
+    main()

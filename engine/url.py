@@ -323,7 +323,62 @@ def basic_url_parse_state_machine(
     # 9. Keep running the state machine; after a run, stop at EOF, or else increase pointer.
     while True:
         c = input[pointer] if pointer < n else ""  # "" is the EOF code point
-        if state == SCHEME_START:
+        # (The states are tested most frequent first.)
+        if state == PATH:
+            special = url.scheme in SPECIAL_SCHEMES
+            if state_override is None:
+                m = (_segment_end_special if special else _segment_end)(input, pointer)
+            else:
+                m = (_segment_end_special_override if special else _segment_end_override)(input, pointer)
+            end = m.start() if m else n
+            run = input[pointer:end]
+            if run:
+                if errors is not None:
+                    _invalid_url_units(run, input, pointer, errors)
+                buffer += _utf8_percent_encode(run, PATH_PERCENT_ENCODE_SET, False)
+            pointer = end
+            c = input[end] if end < n else ""
+            slash = c == "/" or (special and c == "\\")
+            if c == "\\" and special and errors is not None:
+                errors.append("invalid-reverse-solidus")
+            if buffer in _DOUBLE_DOT:
+                shorten_path(url)
+                if not slash:
+                    url.path.append("")
+            elif buffer in _SINGLE_DOT:
+                if not slash:
+                    url.path.append("")
+            else:
+                if url.scheme == "file" and not url.path and _is_windows_drive_letter(buffer):
+                    buffer = buffer[0] + ":"
+                url.path.append(buffer)
+            buffer = ""
+            if c == "?":
+                url.query = ""
+                state = QUERY
+            elif c == "#":
+                url.fragment = ""
+                state = FRAGMENT
+        elif state == PATH_START:
+            if url.scheme in SPECIAL_SCHEMES:
+                if c == "\\" and errors is not None:
+                    errors.append("invalid-reverse-solidus")
+                state = PATH
+                if c != "/" and c != "\\":
+                    pointer -= 1
+            elif state_override is None and c == "?":
+                url.query = ""
+                state = QUERY
+            elif state_override is None and c == "#":
+                url.fragment = ""
+                state = FRAGMENT
+            elif c:
+                state = PATH
+                if c != "/":
+                    pointer -= 1
+            elif state_override is not None and url.host is None:
+                url.path.append("")
+        elif state == SCHEME_START:
             if c in _ASCII_ALPHA and c:
                 buffer += c.lower()
                 state = SCHEME
@@ -376,72 +431,6 @@ def basic_url_parse_state_machine(
                 pointer = -1
             else:
                 raise Failure(None, "invalid scheme")
-        elif state == NO_SCHEME:
-            if base is None or (isinstance(base.path, str) and c != "#"):
-                raise _fail(errors, "missing-scheme-non-relative-URL")
-            elif isinstance(base.path, str) and c == "#":
-                url.scheme = base.scheme
-                url.path = base.path
-                url.query = base.query
-                url.fragment = ""
-                state = FRAGMENT
-            elif base.scheme != "file":
-                state = RELATIVE
-                pointer -= 1
-            else:
-                state = FILE
-                pointer -= 1
-        elif state == SPECIAL_RELATIVE_OR_AUTHORITY:
-            if c == "/" and input[pointer + 1 : pointer + 2] == "/":
-                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
-                pointer += 1
-            else:
-                if errors is not None:
-                    errors.append("special-scheme-missing-following-solidus")
-                state = RELATIVE
-                pointer -= 1
-        elif state == PATH_OR_AUTHORITY:
-            if c == "/":
-                state = AUTHORITY
-            else:
-                state = PATH
-                pointer -= 1
-        elif state == RELATIVE:
-            url.scheme = base.scheme
-            if c == "/":
-                state = RELATIVE_SLASH
-            elif c == "\\" and url.scheme in SPECIAL_SCHEMES:
-                if errors is not None:
-                    errors.append("invalid-reverse-solidus")
-                state = RELATIVE_SLASH
-            else:
-                url.username, url.password = base.username, base.password
-                url.host, url.port = base.host, base.port
-                url.path = list(base.path)
-                url.query = base.query
-                if c == "?":
-                    url.query = ""
-                    state = QUERY
-                elif c == "#":
-                    url.fragment = ""
-                    state = FRAGMENT
-                elif c:
-                    url.query = None
-                    shorten_path(url)
-                    state = PATH
-                    pointer -= 1
-        elif state == RELATIVE_SLASH:
-            if url.scheme in SPECIAL_SCHEMES and c and c in "/\\":
-                if c == "\\" and errors is not None:
-                    errors.append("invalid-reverse-solidus")
-                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
-            elif c == "/":
-                state = AUTHORITY
-            else:
-                url.username, url.password = base.username, base.password
-                url.host, url.port = base.host, base.port
-                state = PATH
-                pointer -= 1
         elif state == SPECIAL_AUTHORITY_SLASHES:
             if c == "/" and input[pointer + 1 : pointer + 2] == "/":
                 state = SPECIAL_AUTHORITY_IGNORE_SLASHES
@@ -559,6 +548,124 @@ def basic_url_parse_state_machine(
                 pointer -= 1
             else:
                 raise _fail(errors, "port-invalid")
+        elif state == QUERY:
+            if encoding != "utf-8" and (
+                url.scheme not in SPECIAL_SCHEMES or url.scheme == "ws" or url.scheme == "wss"
+            ):
+                encoding = "utf-8"
+            end = input.find("#", pointer) if state_override is None else -1
+            if end < 0:
+                end = n
+            run = input[pointer:end]
+            if errors is not None:
+                _invalid_url_units(run, input, pointer, errors)
+            query_set = (
+                SPECIAL_QUERY_PERCENT_ENCODE_SET
+                if url.scheme in SPECIAL_SCHEMES
+                else QUERY_PERCENT_ENCODE_SET
+            )
+            if encoding == "utf-8":
+                url.query += _utf8_percent_encode(run, query_set, False)
+            else:
+                from .percent_encoding import _percent_encode_legacy
+
+                url.query += _percent_encode_legacy(encoding, run, query_set, False)
+            pointer = end
+            if end < n:
+                url.fragment = ""
+                state = FRAGMENT
+        elif state == FRAGMENT:
+            run = input[pointer:]
+            if errors is not None:
+                _invalid_url_units(run, input, pointer, errors)
+            url.fragment += _utf8_percent_encode(run, FRAGMENT_PERCENT_ENCODE_SET, False)
+            pointer = n
+        elif state == OPAQUE_PATH:
+            m = _opaque_path_end(input, pointer)
+            end = m.start() if m else n
+            run = input[pointer:end]
+            if run:
+                if errors is not None:
+                    _invalid_url_units(run, input, pointer, errors)
+                encoded = _utf8_percent_encode(run, C0_CONTROL_PERCENT_ENCODE_SET, False)
+                # A U+0020 SPACE followed by ? or # is appended as "%20".
+                if m and encoded[-1] == " ":
+                    encoded = encoded[:-1] + "%20"
+                url.path += encoded
+            pointer = end
+            c = input[end] if end < n else ""
+            if c == "?":
+                url.query = ""
+                state = QUERY
+            elif c == "#":
+                url.fragment = ""
+                state = FRAGMENT
+        elif state == NO_SCHEME:
+            if base is None or (isinstance(base.path, str) and c != "#"):
+                raise _fail(errors, "missing-scheme-non-relative-URL")
+            elif isinstance(base.path, str) and c == "#":
+                url.scheme = base.scheme
+                url.path = base.path
+                url.query = base.query
+                url.fragment = ""
+                state = FRAGMENT
+            elif base.scheme != "file":
+                state = RELATIVE
+                pointer -= 1
+            else:
+                state = FILE
+                pointer -= 1
+        elif state == RELATIVE:
+            url.scheme = base.scheme
+            if c == "/":
+                state = RELATIVE_SLASH
+            elif c == "\\" and url.scheme in SPECIAL_SCHEMES:
+                if errors is not None:
+                    errors.append("invalid-reverse-solidus")
+                state = RELATIVE_SLASH
+            else:
+                url.username, url.password = base.username, base.password
+                url.host, url.port = base.host, base.port
+                url.path = list(base.path)
+                url.query = base.query
+                if c == "?":
+                    url.query = ""
+                    state = QUERY
+                elif c == "#":
+                    url.fragment = ""
+                    state = FRAGMENT
+                elif c:
+                    url.query = None
+                    shorten_path(url)
+                    state = PATH
+                    pointer -= 1
+        elif state == RELATIVE_SLASH:
+            if url.scheme in SPECIAL_SCHEMES and c and c in "/\\":
+                if c == "\\" and errors is not None:
+                    errors.append("invalid-reverse-solidus")
+                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
+            elif c == "/":
+                state = AUTHORITY
+            else:
+                url.username, url.password = base.username, base.password
+                url.host, url.port = base.host, base.port
+                state = PATH
+                pointer -= 1
+        elif state == SPECIAL_RELATIVE_OR_AUTHORITY:
+            if c == "/" and input[pointer + 1 : pointer + 2] == "/":
+                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
+                pointer += 1
+            else:
+                if errors is not None:
+                    errors.append("special-scheme-missing-following-solidus")
+                state = RELATIVE
+                pointer -= 1
+        elif state == PATH_OR_AUTHORITY:
+            if c == "/":
+                state = AUTHORITY
+            else:
+                state = PATH
+                pointer -= 1
         elif state == FILE:
             url.scheme = "file"
             url.host = EmptyHost("")
@@ -630,112 +737,6 @@ def basic_url_parse_state_machine(
                     return None
                 buffer = ""
                 state = PATH_START
-        elif state == PATH_START:
-            if url.scheme in SPECIAL_SCHEMES:
-                if c == "\\" and errors is not None:
-                    errors.append("invalid-reverse-solidus")
-                state = PATH
-                if c != "/" and c != "\\":
-                    pointer -= 1
-            elif state_override is None and c == "?":
-                url.query = ""
-                state = QUERY
-            elif state_override is None and c == "#":
-                url.fragment = ""
-                state = FRAGMENT
-            elif c:
-                state = PATH
-                if c != "/":
-                    pointer -= 1
-            elif state_override is not None and url.host is None:
-                url.path.append("")
-        elif state == PATH:
-            special = url.scheme in SPECIAL_SCHEMES
-            if state_override is None:
-                m = (_segment_end_special if special else _segment_end)(input, pointer)
-            else:
-                m = (_segment_end_special_override if special else _segment_end_override)(input, pointer)
-            end = m.start() if m else n
-            run = input[pointer:end]
-            if run:
-                if errors is not None:
-                    _invalid_url_units(run, input, pointer, errors)
-                buffer += _utf8_percent_encode(run, PATH_PERCENT_ENCODE_SET, False)
-            pointer = end
-            c = input[end] if end < n else ""
-            slash = c == "/" or (special and c == "\\")
-            if c == "\\" and special and errors is not None:
-                errors.append("invalid-reverse-solidus")
-            if buffer in _DOUBLE_DOT:
-                shorten_path(url)
-                if not slash:
-                    url.path.append("")
-            elif buffer in _SINGLE_DOT:
-                if not slash:
-                    url.path.append("")
-            else:
-                if url.scheme == "file" and not url.path and _is_windows_drive_letter(buffer):
-                    buffer = buffer[0] + ":"
-                url.path.append(buffer)
-            buffer = ""
-            if c == "?":
-                url.query = ""
-                state = QUERY
-            elif c == "#":
-                url.fragment = ""
-                state = FRAGMENT
-        elif state == OPAQUE_PATH:
-            m = _opaque_path_end(input, pointer)
-            end = m.start() if m else n
-            run = input[pointer:end]
-            if run:
-                if errors is not None:
-                    _invalid_url_units(run, input, pointer, errors)
-                encoded = _utf8_percent_encode(run, C0_CONTROL_PERCENT_ENCODE_SET, False)
-                # A U+0020 SPACE followed by ? or # is appended as "%20".
-                if m and encoded[-1] == " ":
-                    encoded = encoded[:-1] + "%20"
-                url.path += encoded
-            pointer = end
-            c = input[end] if end < n else ""
-            if c == "?":
-                url.query = ""
-                state = QUERY
-            elif c == "#":
-                url.fragment = ""
-                state = FRAGMENT
-        elif state == QUERY:
-            if encoding != "utf-8" and (
-                url.scheme not in SPECIAL_SCHEMES or url.scheme == "ws" or url.scheme == "wss"
-            ):
-                encoding = "utf-8"
-            end = input.find("#", pointer) if state_override is None else -1
-            if end < 0:
-                end = n
-            run = input[pointer:end]
-            if errors is not None:
-                _invalid_url_units(run, input, pointer, errors)
-            query_set = (
-                SPECIAL_QUERY_PERCENT_ENCODE_SET
-                if url.scheme in SPECIAL_SCHEMES
-                else QUERY_PERCENT_ENCODE_SET
-            )
-            if encoding == "utf-8":
-                url.query += _utf8_percent_encode(run, query_set, False)
-            else:
-                from .percent_encoding import _percent_encode_legacy
-
-                url.query += _percent_encode_legacy(encoding, run, query_set, False)
-            pointer = end
-            if end < n:
-                url.fragment = ""
-                state = FRAGMENT
-        elif state == FRAGMENT:
-            run = input[pointer:]
-            if errors is not None:
-                _invalid_url_units(run, input, pointer, errors)
-            url.fragment += _utf8_percent_encode(run, FRAGMENT_PERCENT_ENCODE_SET, False)
-            pointer = n
         # If after a run pointer points to the EOF code point, stop; otherwise increase it.
         if pointer >= n:
             break

@@ -16,7 +16,7 @@ import atheris
 
 from urlwb.fuzzdata import Reader
 
-with atheris.instrument_imports() if __name__ == "__main__" else contextlib.nullcontext():
+with atheris.instrument_imports(include=["engine"]) if __name__ == "__main__" else contextlib.nullcontext():
     from properties import invariants
 
 MODES = ("parse", "pairs")

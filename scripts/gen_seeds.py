@@ -64,12 +64,13 @@ def index(seq, value) -> tuple[int, int]:
 # -- per target: the structured inputs, each turned into bytes by the target's input format ------
 
 def seeds_url(mod) -> Iterator[bytes]:
-    for c in url_cases():
+    for i, c in enumerate(url_cases()):
         w = Writer()
         if c.get("base") is None:
-            yield w.choice(0, 2).rest(c["input"]).data()
+            w.choice(0, 2)
         else:
-            yield w.choice(1, 2).text(c["base"]).rest(c["input"]).data()
+            w.choice(1, 2).text(c["base"])
+        yield w.choice(i % len(mod.CHECKS), len(mod.CHECKS)).rest(c["input"]).data()
 
 
 def seeds_setters(mod) -> Iterator[bytes]:

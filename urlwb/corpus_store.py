@@ -196,7 +196,7 @@ def iter_regress(target: str | None = None) -> Iterator[RegressEntry]:
         for path in sorted(folder.iterdir()):
             if path.name.startswith(".") or path.suffix == ".json" or not path.is_file():
                 continue
-            side = path.with_name(path.name + ".json")
+            side = sidecar_path(path)
             yield RegressEntry(t, path, load_sidecar(side) if side.exists() else None)
 
 
@@ -234,6 +234,22 @@ def record_finding(target: str, data: bytes, signature: str, kind: str, detail: 
     }
     meta.update(extra or {})
     atomic_write(path, data)
-    atomic_write(path.with_name(digest + ".json"),
-                 (json.dumps(meta, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    write_sidecar(path, meta)
     return path
+
+
+def sidecar_path(path: pathlib.Path) -> pathlib.Path:
+    return path.with_name(path.name + ".json")
+
+
+def write_sidecar(path: pathlib.Path, meta: dict) -> None:
+    """Atomically (re)write the sidecar of the regress input ``path``."""
+    atomic_write(sidecar_path(path), (json.dumps(meta, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+
+
+def update_sidecar(entry: RegressEntry, **changes) -> None:
+    """Change fields of an entry's sidecar (e.g. ``status="fixed"``, ``note=...``)."""
+    if "status" in changes and changes["status"] not in STATUSES:
+        raise ValueError(f"status must be one of {STATUSES}")
+    entry.sidecar = dict(entry.sidecar or {}, **changes)
+    write_sidecar(entry.path, entry.sidecar)

@@ -1,0 +1,91 @@
+"""``urlwb minimize FILE [--target T]``: minimize one failing input with libFuzzer.
+
+Runs ``fuzzers/fuzz_<target>.py -minimize_crash=1 -runs=N -max_total_time=S
+-exact_artifact_path=OUT FILE``: libFuzzer keeps mutating the input towards smaller ones that
+still fail. libFuzzer accepts *any* failure as smaller; ``urlwb triage`` keeps the result only
+when its signature is the original one. The target is the ``--target`` given, or read from the
+path (``corpus/<target>/...`` or ``.urlwb/artifacts/<target>/...``).
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+
+from urlwb import corpus_store
+
+
+def fuzzer_env() -> dict:
+    """Environment for a libFuzzer run: the venv's python first on PATH, since ``-fork``,
+    ``-jobs`` and ``-minimize_crash`` re-execute the target through its shebang."""
+    env = dict(os.environ)
+    env["PATH"] = os.pathsep.join([os.path.dirname(sys.executable), env.get("PATH", "")])
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(corpus_store.ROOT), env.get("PYTHONPATH")]))
+    return env
+
+
+def target_command(target: str) -> list[str]:
+    return [sys.executable, str(corpus_store.ROOT / corpus_store.TARGETS[target])]
+
+
+def minimize(target: str, path: pathlib.Path, *, seconds: float = 30.0, runs: int = 100_000) -> bytes | None:
+    """A smaller input that still fails (libFuzzer's judgement), or None if none was found."""
+    with tempfile.TemporaryDirectory(prefix="urlwb-min-") as tmp:
+        out = pathlib.Path(tmp, "minimized")
+        cmd = target_command(target) + [
+            "-minimize_crash=1", f"-runs={runs}", f"-max_total_time={max(1, int(seconds))}",
+            f"-exact_artifact_path={out}", "-timeout=10", str(path)]
+        try:
+            subprocess.run(cmd, cwd=tmp, env=fuzzer_env(), stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, timeout=seconds + 60)
+        except subprocess.TimeoutExpired:
+            pass
+        return out.read_bytes() if out.exists() else None
+
+
+def target_of(path: pathlib.Path) -> str | None:
+    parts = path.resolve().parts
+    for i, part in enumerate(parts[:-1]):
+        if part in ("corpus", "artifacts") and parts[i + 1] in corpus_store.TARGETS:
+            return parts[i + 1]
+    return None
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("file", type=pathlib.Path, help="a failing input")
+    parser.add_argument("--target", help="its target (default: read from the path)")
+    parser.add_argument("--seconds", type=float, default=30.0, help="time budget (default 30)")
+    parser.add_argument("-o", "--output", type=pathlib.Path,
+                        help="where to write the result (default: FILE.min)")
+
+
+def run(args) -> int:
+    from urlwb.cli import UsageError
+    from urlwb.replay import replay
+
+    if not args.file.is_file():
+        raise UsageError(f"{args.file}: no such file")
+    target = args.target or target_of(args.file)
+    if target is None:
+        raise UsageError(f"{args.file}: cannot tell its target from the path; give --target")
+    corpus_store.check_target(target)
+    if args.seconds <= 0:
+        raise UsageError("--seconds must be positive")
+    before = replay(target, [args.file])[0]
+    if before.ok:
+        print(f"{args.file}: passes the {target} check; nothing to minimize", file=sys.stderr)
+        return 1
+    print(f"{args.file}: {len(args.file.read_bytes())} bytes, {before.signature}")
+    small = minimize(target, args.file, seconds=args.seconds)
+    out = args.output or args.file.with_name(args.file.name + ".min")
+    if small is None:
+        print("libFuzzer found nothing smaller")
+        return 0
+    corpus_store.atomic_write(out, small)
+    after = replay(target, [out])[0]
+    same = "same signature" if after.signature == before.signature else f"NEW signature {after.signature}"
+    print(f"{out}: {len(small)} bytes, {same}")
+    return 0

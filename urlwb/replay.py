@@ -1,0 +1,215 @@
+"""``urlwb replay [TARGET ...]``: replay seed and regress corpora through their targets' checks.
+
+Inputs run in a child process (``python -m urlwb.replay --child``), one child per target, in
+order; the child prints ``RUN i`` before and ``OK i`` after each input. An input that fails kills
+the child with Python's own traceback on stderr (nothing is caught: the harness catches no
+exception at all), which ``urlwb.triage.classify`` turns into a signature; a new child then goes
+on from the next input. An input that runs longer than ``--timeout`` seconds has its stack dumped
+(faulthandler, SIGUSR1) and is reported as a timeout. With a coverage data file, each child
+measures the engine's branch coverage (coverage.py, no atheris) and saves it even when it dies.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import pathlib
+import queue
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+
+from urlwb import corpus_store
+
+#: seconds allowed before the first input (imports, tables)
+STARTUP_TIMEOUT = 120.0
+
+
+@dataclasses.dataclass
+class Outcome:
+    path: pathlib.Path
+    ok: bool
+    kind: str = ""          # for a failure: invariant | exception | timeout
+    signature: str = ""
+    detail: str = ""
+    stderr: str = ""
+
+
+class ReplayError(Exception):
+    """A target that cannot even start (import error): not a finding about an input."""
+
+
+def _reader(stream, q: queue.Queue) -> None:
+    for line in stream:
+        q.put(line.strip())
+    q.put(None)
+
+
+def replay(target: str, paths: list[pathlib.Path], *, timeout: float = 10.0,
+           coverage_file: pathlib.Path | None = None,
+           progress: Callable[[int, int], None] | None = None) -> list[Outcome]:
+    """Run every input of ``paths`` through ``target``'s check; one Outcome per input, in order."""
+    from urlwb import triage
+
+    paths = [pathlib.Path(p) for p in paths]
+    outcomes: dict[int, Outcome] = {}
+    if not paths:
+        return []
+    with tempfile.TemporaryDirectory(prefix="urlwb-replay-") as tmp:
+        listfile = pathlib.Path(tmp, "inputs")
+        listfile.write_text("\n".join(str(p) for p in paths) + "\n", encoding="utf-8",
+                            errors="surrogateescape")
+        start = 0
+        while start < len(paths):
+            cmd = [sys.executable, "-m", "urlwb.replay", "--child", target, str(listfile), str(start)]
+            if coverage_file is not None:
+                cmd.append(str(coverage_file))
+            errpath = pathlib.Path(tmp, f"stderr-{start}")
+            with open(errpath, "w+", encoding="utf-8", errors="replace") as err:
+                proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True,
+                                        errors="replace", env=_child_env())
+                q: queue.Queue = queue.Queue()
+                threading.Thread(target=_reader, args=(proc.stdout, q), daemon=True).start()
+                current, ready, timed_out = None, False, False
+                while True:
+                    try:
+                        line = q.get(timeout=timeout if ready else STARTUP_TIMEOUT)
+                    except queue.Empty:
+                        timed_out = True
+                        proc.send_signal(signal.SIGUSR1)   # faulthandler dumps the stack
+                        time.sleep(0.5)
+                        proc.kill()
+                        break
+                    if line is None:
+                        break
+                    word, _, num = line.partition(" ")
+                    if word == "READY":
+                        ready = True
+                    elif word == "RUN":
+                        current = int(num)
+                    elif word == "OK" and current is not None:
+                        outcomes[current] = Outcome(paths[current], True)
+                        current = None
+                        if progress:
+                            progress(len(outcomes), len(paths))
+                proc.wait()
+                err.seek(0)
+                stderr = err.read()
+            if not ready:
+                last = stderr.strip().splitlines()[-1] if stderr.strip() else f"exit {proc.returncode}"
+                raise ReplayError(f"target {target} does not start: {last}")
+            if current is None:
+                if proc.returncode != 0:
+                    raise ReplayError(f"target {target}: child exited {proc.returncode} between inputs")
+                break
+            kind, signature, detail = triage.classify(stderr, proc.returncode, timed_out)
+            outcomes[current] = Outcome(paths[current], False, kind, signature, detail, stderr)
+            if progress:
+                progress(len(outcomes), len(paths))
+            start = current + 1
+    return [outcomes[i] for i in sorted(outcomes)]
+
+
+def _child_env() -> dict:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(corpus_store.ROOT), env.get("PYTHONPATH")]))
+    return env
+
+
+def _child(argv: list[str]) -> None:
+    """Child side: ``--child TARGET LISTFILE START [COVERAGE_DATA_FILE]``."""
+    import faulthandler
+
+    target, listfile, start = argv[0], pathlib.Path(argv[1]), int(argv[2])
+    faulthandler.register(signal.SIGUSR1, all_threads=False)
+    if len(argv) > 3:
+        import atexit
+
+        import coverage
+
+        cov = coverage.Coverage(data_file=argv[3], data_suffix=True,
+                                config_file=str(corpus_store.ROOT / "pyproject.toml"))
+        cov.start()
+
+        def save() -> None:
+            cov.stop()
+            cov.save()
+        atexit.register(save)
+    check = corpus_store.load_target(target).check
+    paths = listfile.read_text(encoding="utf-8", errors="surrogateescape").splitlines()
+    print("READY", flush=True)
+    for i in range(start, len(paths)):
+        data = corpus_store.read_input(pathlib.Path(paths[i]))
+        print(f"RUN {i}", flush=True)
+        if data is not None:
+            check(data)
+        print(f"OK {i}", flush=True)
+
+
+# -- the subcommand ---------------------------------------------------------------------------
+
+def add_arguments(parser) -> None:
+    parser.add_argument("targets", nargs="*", metavar="TARGET", help="targets (default: all)")
+    parser.add_argument("--work", action="store_true",
+                        help="also replay the working corpus (.urlwb/corpus/<target>/)")
+    parser.add_argument("--timeout", type=float, default=10.0, metavar="S",
+                        help="seconds per input before it counts as a timeout (default 10)")
+    parser.add_argument("--mark-fixed", action="store_true",
+                        help="flip open regress entries that now pass to status fixed")
+
+
+def run(args) -> int:
+    from urlwb.cli import UsageError
+
+    if args.timeout <= 0:
+        raise UsageError("--timeout must be positive")
+    targets = corpus_store.resolve_targets(args.targets)
+    entries = {t: list(corpus_store.iter_regress(t)) for t in targets}   # validates sidecars
+    bad = 0
+    print(f"{'target':14} {'seeds':>11} {'work':>11} {'fixed':>9} {'open':>14}")
+    for t in targets:
+        seeds = list(corpus_store.iter_seeds(t))
+        work = sorted(corpus_store.work_dir(t).iterdir()) if args.work else []
+        regress = [e for e in entries[t] if e.sidecar]
+        for e in entries[t]:
+            if not e.sidecar:
+                print(f"  ORPHAN {e.path}: input without sidecar (an interrupted filing; "
+                      f"re-file it with urlwb triage {e.path})")
+        try:
+            results = replay(t, seeds + work + [e.path for e in regress], timeout=args.timeout)
+        except ReplayError as exc:
+            print(f"urlwb replay: {exc}", file=sys.stderr)
+            bad += 1
+            continue
+        s_res, w_res, r_res = (results[:len(seeds)], results[len(seeds):len(seeds) + len(work)],
+                               results[len(seeds) + len(work):])
+        failures = [o for o in s_res + w_res if not o.ok]
+        fixed_broken = [o for o, e in zip(r_res, regress) if e.status != "open" and not o.ok]
+        open_passing = [(o, e) for o, e in zip(r_res, regress) if e.status == "open" and o.ok]
+        n_open = sum(1 for e in regress if e.status == "open")
+        n_fixed = len(regress) - n_open
+        print(f"{t:14} {len(seeds) - sum(not o.ok for o in s_res):>5}/{len(seeds):<5} "
+              f"{len(work) - sum(not o.ok for o in w_res):>5}/{len(work):<5} "
+              f"{n_fixed - len(fixed_broken):>4}/{n_fixed:<4} "
+              f"{n_open - len(open_passing):>4}/{n_open} failing")
+        for o in failures + fixed_broken:
+            print(f"  FAIL {o.path}: {o.signature} ({o.detail.splitlines()[0][:160] if o.detail else ''})")
+        for o, e in open_passing:
+            if args.mark_fixed:
+                corpus_store.update_sidecar(e, status="fixed")
+                print(f"  FIXED {o.path}: now passes, status set to fixed")
+            else:
+                print(f"  PASS  {o.path}: open entry now passes (flip its status: --mark-fixed)")
+        bad += len(failures) + len(fixed_broken) + (0 if args.mark_fixed else len(open_passing))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--child"]:
+        _child(sys.argv[2:])
+    else:
+        sys.exit("usage: python -m urlwb.replay --child TARGET LISTFILE START [COVERAGE_FILE]")

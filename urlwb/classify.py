@@ -312,6 +312,14 @@ def _file_drive_letter(right: Record, peer: Record, input: str, base: str | None
             re.match(r"/[A-Za-z]:[^/\\?#]", peer.path or "") is not None and right.path != peer.path)
 
 
+_NEWLY_IGNORED = re.compile("[\u180e\u206a-\u206f]")
+
+
+def _newly_ignored(right: Record, peer: Record, input: str, base: str | None) -> bool:
+    # UTS46 data as the engine vendors it (and ada 4) maps these as "ignored" (removed).
+    return right.ok and peer.failure and right.host is not None and _NEWLY_IGNORED.search(input) is not None
+
+
 #: (parser, predicate(right, peer, input, base), reason): ``right`` is the side the Standard supports.
 KNOWN_DEVIATIONS = [
     ("node", _ascii_xn_domain,
@@ -327,6 +335,9 @@ KNOWN_DEVIATIONS = [
     ("node", _sharp_s,
      "Node 20's ada 2.9.2 has IDNA data older than Unicode 15.1, which maps U+1E9E to U+00DF "
      "(xn--zca), not to \"ss\": a host-origin differential with current browsers"),
+    ("node", _newly_ignored,
+     "Node 20's ada 2.9.2 rejects U+180E and U+206A..U+206F in a host, which current UTS46 data "
+     "(the engine's, idna 3.20's, ada 4.0's) maps as ignored: older IDNA tables"),
     ("node", _opaque_base,
      "Node 20's ada 2.9.2 resolves a relative input against a base with an opaque path; the "
      "Standard returns failure (no scheme state, step 1)"),

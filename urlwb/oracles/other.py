@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib.metadata
 import sys
 import urllib.parse
+import warnings
 
 from urlwb.oracles import FAILURE, NOT_APPLICABLE, Oracle, Record, Unavailable, crashed
 
@@ -72,6 +73,8 @@ class Rfc3986Oracle(Oracle):
             from rfc3986 import exceptions, validators
         except ImportError as exc:
             raise Unavailable(f"rfc3986 not installed ({exc})") from None
+        # resolve_with() calls rfc3986's own deprecated is_valid(); its warnings are not ours.
+        warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"rfc3986\.")
         self._ref = rfc3986.uri_reference
         self._error = exceptions.RFC3986Exception
         self._validator = validators.Validator().require_presence_of("scheme").check_validity_of(

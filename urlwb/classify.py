@@ -281,7 +281,7 @@ def _sharp_s(right: Record, peer: Record, input: str, base: str | None) -> bool:
 
 
 _OPAQUE_BASE = re.compile(r"[\x00-\x20]*([A-Za-z][A-Za-z0-9+\-.]*):(?![/\\])")
-_FINAL_DOUBLE_DOT = re.compile(r"[/\\](\.|%2e){2}[\x00-\x20]*(?:[?#]|$)", re.I)
+_FINAL_DOT = re.compile(r"[/\\](\.|%2e){1,2}[\x00-\x20]*$", re.I)
 
 
 def _opaque_base(right: Record, peer: Record, input: str, base: str | None) -> bool:
@@ -292,11 +292,14 @@ def _opaque_base(right: Record, peer: Record, input: str, base: str | None) -> b
             and not input.lstrip("".join(map(chr, range(0x21)))).startswith("#"))
 
 
-def _final_double_dot(right: Record, peer: Record, input: str, base: str | None) -> bool:
-    # https://url.spec.whatwg.org/#path-state step 1.2: after shortening for a final "..", the
-    # empty string is appended, so "p://x/.." has the path "/".
+def _final_dot_segment(right: Record, peer: Record, input: str, base: str | None) -> bool:
+    # https://url.spec.whatwg.org/#path-state steps 1.2 and 1.3: after a final ".." (path
+    # shortened) or a final "." the empty string is appended: "p://x/.." has the path "/" and
+    # "http://e//./." the path "//"; this may happen in the input or in the base.
     return (right.ok and peer.ok and (right.path or "").endswith("/") and
-            peer.path == right.path[:-1] and _FINAL_DOUBLE_DOT.search(input.split("#")[0]) is not None)
+            peer.path in (right.path[:-1], right.path + ".") and
+            any(_FINAL_DOT.search(re.sub(r"[\t\n\r]", "", s).split("#")[0].split("?")[0])
+                for s in (input, base or "")))
 
 
 def _empty_base_query(right: Record, peer: Record, input: str, base: str | None) -> bool:
@@ -341,9 +344,9 @@ KNOWN_DEVIATIONS = [
     ("node", _opaque_base,
      "Node 20's ada 2.9.2 resolves a relative input against a base with an opaque path; the "
      "Standard returns failure (no scheme state, step 1)"),
-    ("node", _final_double_dot,
-     "Node 20's ada 2.9.2 drops the empty segment appended after a final '..' (path state, "
-     "step 1.2): 'p://x/..' is 'p://x/', not 'p://x'"),
+    ("node", _final_dot_segment,
+     "Node 20's ada 2.9.2 misses the empty segment appended after a final '..' or '.' (path "
+     "state, steps 1.2-1.3): 'p://x/..' is 'p://x/', 'http://e//./.' is 'http://e///'"),
     ("node", _empty_base_query,
      "Node 20's ada 2.9.2 drops the base URL's empty query for an empty input (relative state: "
      "url's query is base's query)"),

@@ -100,6 +100,17 @@ def resolve_targets(names: list[str] | str | None) -> list[str]:
     return [check_target(n) for n in names]
 
 
+def require_corpus(target: str) -> pathlib.Path:
+    """The seed folder of ``target``; a one-line CorpusError if it is missing or unreadable."""
+    folder = seed_dir(check_target(target))
+    if not folder.is_dir():
+        raise CorpusError(f"{folder}: missing seed corpus for target {target} "
+                          f"(python scripts/gen_seeds.py {target})")
+    if not os.access(folder, os.R_OK | os.X_OK):
+        raise CorpusError(f"{folder}: seed corpus is not readable")
+    return folder
+
+
 _loaded: dict[str, ModuleType] = {}
 
 

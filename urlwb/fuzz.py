@@ -122,8 +122,9 @@ def _run_once(target: str, seconds: float, fork: int, result: RunResult, t0: flo
     from urlwb.minimize import fuzzer_env, target_command
     from urlwb.triage import artifact_dir
 
+    seeds = [str(corpus_store.seed_dir(target))] if corpus_store.seed_dir(target).is_dir() else []
     cmd = target_command(target) + [
-        str(corpus_store.work_dir(target)), str(corpus_store.seed_dir(target)),
+        str(corpus_store.work_dir(target)), *seeds,
         f"-max_total_time={max(1, int(seconds))}", f"-artifact_prefix={artifact_dir(target)}/",
         "-print_final_stats=1", "-timeout=10", "-rss_limit_mb=2048",
         *libfuzzer_flags(target)]
@@ -208,6 +209,9 @@ def summary_table(results: list[RunResult], triaged) -> str:
 
 
 def add_arguments(parser) -> None:
+    from urlwb.cliutil import one_line_errors
+
+    one_line_errors(parser)
     parser.add_argument("targets", nargs="+", metavar="TARGET", help="a target name, or all")
     parser.add_argument("--time", type=float, default=60.0, metavar="S",
                         help="seconds per target (default 60)")
@@ -227,9 +231,9 @@ def run(args) -> int:
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     targets = corpus_store.resolve_targets(args.targets)
-    for t in targets:
-        if not corpus_store.seed_dir(t).is_dir():
-            raise UsageError(f"{corpus_store.seed_dir(t)}: missing seed corpus (run scripts/gen_seeds.py)")
+    if args.targets != ["all"]:
+        for t in targets:
+            corpus_store.require_corpus(t)
     progress = Progress()
     results = []
     for t in targets:

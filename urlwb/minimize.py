@@ -55,6 +55,9 @@ def target_of(path: pathlib.Path) -> str | None:
 
 
 def add_arguments(parser) -> None:
+    from urlwb.cliutil import one_line_errors
+
+    one_line_errors(parser)
     parser.add_argument("file", type=pathlib.Path, help="a failing input")
     parser.add_argument("--target", help="its target (default: read from the path)")
     parser.add_argument("--seconds", type=float, default=30.0, help="time budget (default 30)")

@@ -153,6 +153,9 @@ def _child(argv: list[str]) -> None:
 # -- the subcommand ---------------------------------------------------------------------------
 
 def add_arguments(parser) -> None:
+    from urlwb.cliutil import one_line_errors
+
+    one_line_errors(parser)
     parser.add_argument("targets", nargs="*", metavar="TARGET", help="targets (default: all)")
     parser.add_argument("--work", action="store_true",
                         help="also replay the working corpus (.urlwb/corpus/<target>/)")
@@ -168,6 +171,8 @@ def run(args) -> int:
     if args.timeout <= 0:
         raise UsageError("--timeout must be positive")
     targets = corpus_store.resolve_targets(args.targets)
+    for t in args.targets if args.targets != ["all"] else []:
+        corpus_store.require_corpus(t)
     entries = {t: list(corpus_store.iter_regress(t)) for t in targets}   # validates sidecars
     bad = 0
     print(f"{'target':14} {'seeds':>11} {'work':>11} {'fixed':>9} {'open':>14}")

@@ -194,6 +194,9 @@ def triage(targets: list[str], *, minimize: bool = True, minimize_seconds: float
 
 
 def add_arguments(parser) -> None:
+    from urlwb.cliutil import one_line_errors
+
+    one_line_errors(parser)
     parser.add_argument("targets", nargs="*", metavar="TARGET", help="targets (default: all)")
     parser.add_argument("--no-minimize", action="store_true", help="file artifacts as they are")
     parser.add_argument("--minimize-seconds", type=float, default=30.0, metavar="S",

@@ -1,0 +1,101 @@
+"""``urlwb`` on bad input: one line on stderr, exit status 2; unreadable corpus files skipped.
+
+Each case runs the real console entry (``python -m urlwb.cli``) in a temporary corpus
+(``URLWB_CORPUS``/``URLWB_WORKDIR``), never touching the committed one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from urlwb import corpus_store
+
+
+def urlwb(*args, corpus=None, work=None):
+    env = dict(os.environ)
+    if corpus is not None:
+        env["URLWB_CORPUS"] = str(corpus)
+    if work is not None:
+        env["URLWB_WORKDIR"] = str(work)
+    return subprocess.run([sys.executable, "-m", "urlwb.cli", *args], capture_output=True,
+                          text=True, env=env, timeout=120, cwd=corpus_store.ROOT)
+
+
+def assert_usage_error(proc, *words):
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
+    assert len(lines) == 1, f"expected one line, got:\n{proc.stderr}"
+    for word in words:
+        assert word in lines[0], lines[0]
+
+
+@pytest.mark.parametrize("command", [
+    ["fuzz", "no_such_target"], ["replay", "no_such_target"], ["list", "no_such_target"],
+    ["merge", "no_such_target"], ["triage", "no_such_target"], ["coverage", "--corpus", "no_such_target"],
+])
+def test_unknown_target(command):
+    assert_usage_error(urlwb(*command), "unknown target", "no_such_target")
+
+
+@pytest.mark.parametrize("command", [
+    ["fuzz", "url", "--time", "soon"], ["fuzz", "url", "--jobs", "0"], ["fuzz", "url", "--time", "-1"],
+    ["replay", "--timeout", "0"], ["fuzz", "url", "--no-such-flag"], ["campaign", "--minutes", "x"],
+    ["campaign", "--minutes", "0"], ["bench-fuzz", "--seconds", "0"],
+])
+def test_bad_flag(command):
+    assert_usage_error(urlwb(*command))
+
+
+def test_missing_corpus(tmp_path):
+    for command in (["fuzz", "url", "--time", "1"], ["replay", "url"]):
+        assert_usage_error(urlwb(*command, corpus=tmp_path, work=tmp_path / "w"), "missing seed corpus")
+    assert_usage_error(urlwb("merge", "url", corpus=tmp_path, work=tmp_path / "w"), "no working corpus")
+    assert_usage_error(urlwb("minimize", str(tmp_path / "nothing")), "no such file")
+
+
+def _corpus_with_seed(tmp_path):
+    seed = tmp_path / "url" / "seed"
+    seed.mkdir(parents=True)
+    (seed / "a").write_bytes(b"https://example.com/")
+    return seed
+
+
+@pytest.mark.parametrize("content", ["{not json", '["a list"]', '{"target": "url"}',
+                                     json.dumps({"target": "url", "signature": "s", "kind": "invariant",
+                                                 "first_seen": "2026-01-01", "status": "maybe"})])
+def test_corrupt_sidecar(tmp_path, content):
+    _corpus_with_seed(tmp_path)
+    regress = tmp_path / "url" / "regress"
+    regress.mkdir()
+    (regress / "abc").write_bytes(b"x")
+    (regress / "abc.json").write_text(content)
+    for command in (["replay", "url"], ["list", "--findings"]):
+        assert_usage_error(urlwb(*command, corpus=tmp_path, work=tmp_path / "w"), "abc.json", "sidecar")
+
+
+def test_unreadable_corpus_file_is_reported_and_kept(tmp_path):
+    seed = _corpus_with_seed(tmp_path)
+    (seed / "dangling").symlink_to(tmp_path / "gone")
+    proc = urlwb("replay", "url", corpus=tmp_path, work=tmp_path / "w")
+    assert proc.returncode == 0, proc.stderr
+    assert "unreadable" in proc.stderr and "dangling" in proc.stderr
+    assert (seed / "dangling").is_symlink(), "an unreadable corpus file was deleted"
+
+
+def test_record_finding_dedup_and_atomic(tmp_path, monkeypatch):
+    monkeypatch.setenv("URLWB_CORPUS", str(tmp_path))
+    first = corpus_store.record_finding("url", b"a", "sig:1", "invariant", "boom")
+    assert first is not None and first.read_bytes() == b"a"
+    assert corpus_store.record_finding("url", b"b", "sig:1", "invariant", "boom") is None
+    assert corpus_store.record_finding("url", b"a", "sig:2", "invariant", "boom") is None
+    assert corpus_store.record_finding("url", b"c", "sig:2", "exception", "boom") is not None
+    entries = list(corpus_store.iter_regress("url"))
+    assert sorted(e.signature for e in entries) == ["sig:1", "sig:2"]
+    assert not [p for p in (tmp_path / "url" / "regress").iterdir() if p.name.startswith(".")]
+    meta = corpus_store.load_sidecar(corpus_store.sidecar_path(first))
+    assert meta["status"] == "open" and meta["invariant"] == "boom" and meta["sha1"] == first.name

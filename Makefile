@@ -27,8 +27,12 @@ node:
 run: setup
 	$(BIN)/urlwb campaign
 
+# The whole suite under coverage.py (branch coverage of engine/, floor enforced), with the
+# Hypothesis profile "ci" unless another is asked for.
+COVERAGE_FLOOR ?= 95
 test: setup
-	$(BIN)/python scripts/run_tests.py
+	URLWB_HYPOTHESIS_PROFILE=$${URLWB_HYPOTHESIS_PROFILE:-ci} $(BIN)/python -m coverage run -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m coverage report --fail-under=$(COVERAGE_FLOOR)
 
 bench: setup
 	$(BIN)/python scripts/bench.py all

@@ -10,11 +10,18 @@ each error, until the input is used up.
 Every encoder is exact. Its handler is written out below step by step, and it is run once for each
 code point that can possibly encode (ASCII, the code points the handler names, its index's code
 points) to build a table ``code point -> bytes``; any other code point reaches "pointer is null"
-and is an error. The table is then applied by ``codecs.charmap_encode``, which is only a C loop of
-table lookups: no Python codec's own idea of Shift_JIS, Big5 or GB18030 is involved (they differ
-from the Standard in places). ISO-2022-JP, which has state, runs its handler code point by code
-point. The indexes come from data/encoding_indexes.json (made by scripts/gen_encoding_tables.py);
-a table is built on the first use of its encoding.
+and is an error. A regular expression built from the table finds the runs of code points that are
+errors, and ``codecs.charmap_encode`` (a C loop of table lookups) encodes the text between them:
+no Python codec's own idea of Shift_JIS, Big5 or GB18030 is involved, as they differ from the
+Standard in places (cp932's U+00A5 and IBM extensions, big5hkscs's HKSCS, gb18030's U+E5E5,
+cp1252's five undefined bytes). The one codec used is gb18030 for supplementary code points, where
+it agrees with the Standard (see ``_gb18030_segment``). ISO-2022-JP, which has state, runs its
+handler code point by code point, bar runs over which its state holds. The indexes come from
+data/encoding_indexes.json (made by scripts/gen_encoding_tables.py); a table is built on the first
+use of its encoding (in tens of milliseconds).
+
+The tests (tests/test_encoding.py) hold all of this against a reference encoder written from the
+Standard, on every scalar value.
 """
 
 from __future__ import annotations
@@ -23,11 +30,12 @@ import bisect
 import codecs
 import json
 import re
-import threading
+import sys
+from array import array
 from functools import cache
-from itertools import chain, repeat
+from itertools import chain
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from .failure import Failure
 
@@ -145,45 +153,86 @@ def _utf_8_encode(text: str) -> Encoded:
     return [text.encode("utf-8")]
 
 
-# Runs of code points the table cannot encode, as found by codecs.charmap_encode, per thread.
-_unencodable = threading.local()
-
-
-def _record_unencodable(error: UnicodeEncodeError) -> tuple[str, int]:
-    _unencodable.runs.append((error.start, error.end))
-    return "", error.end
-
-
-codecs.register_error("engine.encoding.record-unencodable", _record_unencodable)
-
-
 @cache
 def _table_encoder(encoding: str) -> Callable[[str], Encoded]:
-    """The encoder of a stateless encoding, as a function of the whole input."""
+    """The encoder of a stateless encoding, as a function of the whole input.
+
+    The runs of code points the handler returns error for are found with a regular expression
+    class built from the table (CPython tests a class of BMP code points against a bitmap, so this
+    is one fast pass); the text between runs is encoded through the table in one call.
+    """
     table = _encoder_table(encoding)
+    bmp = _character_class(code_point for code_point in table if code_point <= 0xFFFF)
+    # Supplementary code points in a class are tested one by one, so those of the table (Big5 has
+    # 291) are left out of it and picked out of the runs it finds.
+    supplementary = {chr(code_point) for code_point in table if code_point > 0xFFFF}
+    if encoding == "gb18030":
+        bmp += "\\U00010000-\\U0010ffff"
+        encode_segment = _gb18030_segment
+    else:
+        def encode_segment(segment: str) -> bytes:
+            return codecs.charmap_encode(segment, "strict", table)[0]
+    unencodable = re.compile(f"[^{bmp}]+")
+
+    def unencodable_runs(text: str) -> Iterator[tuple[int, int]]:
+        for run in unencodable.finditer(text):
+            start, end = run.span()
+            if not supplementary or max(run.group()) <= "\uffff":
+                yield start, end
+                continue
+            for i in [i for i in range(start, end) if text[i] in supplementary]:
+                if start < i:
+                    yield start, i
+                start = i + 1
+            if start < end:
+                yield start, end
 
     def encode(text: str) -> Encoded:
         # Fast path: every stateless encoder encodes an ASCII code point as the same byte.
         if text.isascii():
             return [text.encode("ascii")]
-        _unencodable.runs = runs = []
-        output = codecs.charmap_encode(text, "engine.encoding.record-unencodable", table)[0]
-        if not runs:
-            return [output]
-        # A second pass only when there were errors: the bytes between them, and each code point
-        # of a run of unencodable ones as an error of its own (with b"" between two errors).
         result: Encoded = []
         position = 0
-        for start, end in runs:
-            result.append(codecs.charmap_encode(text[position:start], "strict", table)[0])
-            errors = [b""] * (2 * (end - start) - 1)
-            errors[::2] = map(ord, text[start:end])
-            result += errors
+        for start, end in unencodable_runs(text):
+            result.append(encode_segment(text[position:start]))
+            result += _errors(text[start:end])
             position = end
-        result.append(codecs.charmap_encode(text[position:], "strict", table)[0])
+        result.append(encode_segment(text[position:]))
         return result
 
     return encode
+
+
+def _errors(run: str) -> Encoded:
+    """Each code point of ``run`` as an error of its own, with b"" between two errors."""
+    errors: Encoded = [b""] * (2 * len(run) - 1)
+    errors[::2] = _code_points(run)
+    return errors
+
+
+def _code_points(text: str) -> list[int]:
+    return array("I", text.encode(_UTF_32)).tolist() if _UINT_IS_32_BITS else list(map(ord, text))
+
+
+_UTF_32 = "utf-32-le" if sys.byteorder == "little" else "utf-32-be"
+_UINT_IS_32_BITS = array("I").itemsize == 4
+
+
+def _character_class(code_points: Iterable[int]) -> str:
+    """A regular expression class body matching exactly ``code_points``."""
+    ranges: list[list[int]] = []
+    for code_point in sorted(code_points):
+        if ranges and ranges[-1][1] == code_point - 1:
+            ranges[-1][1] = code_point
+        else:
+            ranges.append([code_point, code_point])
+    # The code points themselves rather than \U escapes, which take the parser far longer.
+    return "".join(f"{_class_member(first)}-{_class_member(last)}" for first, last in ranges)
+
+
+def _class_member(code_point: int) -> str:
+    char = chr(code_point)
+    return "\\" + char if char in "\\]^-[" else char
 
 
 # -- indexes --------------------------------------------------------------------------------------
@@ -380,17 +429,24 @@ def euc_kr_encoder(code_point: int) -> bytes | None:
     return bytes([pointer // 190 + 0x81, pointer % 190 + 0x41])
 
 
-class _Gb18030Table(dict):
-    """gb18030's table: built like the others, except that the four-byte part (every code point
-    outside the two-byte index bar U+E5E5) is left to the handler, asked for on lookup."""
-
-    def __missing__(self, code_point: int) -> bytes:
-        encoded = gb18030_encoder(code_point)
-        if encoded is None:
-            raise KeyError(code_point)
-        return encoded
+_SUPPLEMENTARY = re.compile("([\U00010000-\U0010ffff]+)")
 
 
+def _gb18030_segment(segment: str) -> bytes:
+    """gb18030's encoder on text it can encode: all but U+E5E5.
+
+    Deviation, for speed: gb18030's table holds the BMP only. On U+10000 to U+10FFFF the handler
+    gives the four-byte sequences of pointer 189000 + codePoint − 0x10000 (the last range of index
+    gb18030 ranges), and Python's gb18030 codec gives the same bytes on every one of them
+    (tests/test_encoding.py checks them all), so the codec encodes those.
+    """
+    table = _encoder_table("gb18030")
+    parts = _SUPPLEMENTARY.split(segment)  # BMP, supplementary, BMP, ...
+    return b"".join(codecs.charmap_encode(part, "strict", table)[0] if i % 2 == 0
+                    else part.encode("gb18030") for i, part in enumerate(parts))
+
+
+@cache
 def _encoder_table(encoding: str) -> dict[int, bytes]:
     """``code point -> bytes`` for every code point the encoding's handler encodes."""
     _, _, single_byte = _encodings()
@@ -402,10 +458,13 @@ def _encoder_table(encoding: str) -> dict[int, bytes]:
         candidates = _index_pointers(index)
     elif encoding == "x-user-defined":
         handler, candidates = x_user_defined_encoder, range(0xF780, 0xF800)
-    elif encoding in ("gb18030", "GBK"):
-        is_gbk = encoding == "GBK"
-        handler = lambda code_point: gb18030_encoder(code_point, is_gbk)  # noqa: E731
-        candidates, named = _index_pointers("gb18030"), chain(GB18030_PUA, (0xE5E5, 0x20AC))
+    elif encoding == "GBK":
+        handler = lambda code_point: gb18030_encoder(code_point, True)  # noqa: E731
+        candidates, named = _index_pointers("gb18030"), chain(GB18030_PUA, (0x20AC,))
+    elif encoding == "gb18030":
+        # The four-byte part covers every code point, so the table takes the whole BMP (the
+        # supplementary planes are _gb18030_segment's).
+        handler, candidates = gb18030_encoder, chain(range(0x80, 0xD800), range(0xE000, 0x10000))
     elif encoding == "Big5":
         handler, candidates = big5_encoder, _index_big5_pointers()
     elif encoding == "EUC-JP":
@@ -418,7 +477,7 @@ def _encoder_table(encoding: str) -> dict[int, bytes]:
         handler, candidates = euc_kr_encoder, _index_pointers("euc-kr")
     else:  # pragma: no cover - _get_an_encoder has sorted out every other name
         raise Failure(None, f"no encoder for {encoding!r}")
-    table = _Gb18030Table() if encoding == "gb18030" else {}
+    table = {}
     for code_point in chain(range(0x80), named, candidates):
         encoded = handler(code_point)
         if encoded is not None:
@@ -498,6 +557,35 @@ class ISO2022JPEncoder:
         return bytes([pointer // 94 + 0x21, pointer % 94 + 0x21]), False
 
 
+@cache
+def _iso_2022_jp_runs() -> tuple[dict[int, bytes], dict[str, re.Pattern[str]]]:
+    """Runs of code points over which the ISO-2022-JP handler keeps its state, by state.
+
+    In the ASCII state, "same" runs are ASCII bytes; in the Roman state, "roman" runs are ASCII
+    bar U+005C and U+007E, with U+00A5 as 0x5C and U+203E as 0x7E; in both, "errors" runs are
+    code points the handler returns error with (non-ASCII, not U+00A5, U+203E, U+2212 or
+    halfwidth katakana, and not in index jis0208). In the jis0208 state, "jis" runs are the code
+    points the handler encodes as two bytes: ``jis`` gives them, found by running the handler.
+    """
+    jis = {}
+    for code_point in chain(_index_pointers("jis0208"), (0x2212,), range(0xFF61, 0xFFA0)):
+        encoder = ISO2022JPEncoder()
+        encoder.state = _JIS0208
+        item, restore = encoder.handler(code_point)
+        if isinstance(item, bytes) and not restore:
+            jis[code_point] = item
+    c0 = "\\x00-\\x0d\\x10-\\x1a\\x1c-\\x1f"  # C0 controls but U+000E, U+000F, U+001B
+    errors = f"(?P<errors>[^\\x00-\\x7f\\xa5\\u203e\\u2212\\uff61-\\uff9f{_character_class(jis)}]+)"
+    return jis, {
+        _ASCII: re.compile(f"(?P<same>[{c0}\\x20-\\x7f]+)|{errors}"),
+        _ROMAN: re.compile(f"(?P<roman>[{c0}\\x20-\\x5b\\x5d-\\x7d\\x7f\\xa5\\u203e]+)|{errors}"),
+        _JIS0208: re.compile(f"(?P<jis>[{_character_class(jis)}]+)"),
+    }
+
+
+_ROMAN_BYTES = {0xA5: 0x5C, 0x203E: 0x7E}
+
+
 def _iso_2022_jp_encode_or_fail(text: str) -> Encoded:
     """"encode or fail" with one ISO-2022-JP encoder instance, run again after each error.
 
@@ -509,11 +597,28 @@ def _iso_2022_jp_encode_or_fail(text: str) -> Encoded:
     # their own bytes and the state never changes, so end-of-queue returns finished.
     if text.isascii() and not _ISO_2022_JP_ESCAPES.search(text):
         return [text.encode("ascii")]
+    jis, runs = _iso_2022_jp_runs()
     encoder = ISO2022JPEncoder()
     result: Encoded = []
     output = bytearray()
     position, length = 0, len(text)
     while True:
+        # Deviation, for speed: a run over which the handler keeps its state is done at once,
+        # with the handler's results for each of its code points (see _iso_2022_jp_runs).
+        run = runs[encoder.state].match(text, position)
+        if run:
+            kind, segment, position = run.lastgroup, run.group(), run.end()
+            if kind == "same":
+                output += segment.encode("ascii")
+            elif kind == "roman":
+                output += segment.translate(_ROMAN_BYTES).encode("ascii")
+            elif kind == "jis":
+                output += codecs.charmap_encode(segment, "strict", jis)[0]
+            else:  # each code point an error, the output between them empty
+                result.append(bytes(output))
+                result += _errors(segment)
+                output.clear()
+            continue
         # "Let result be the result of processing an item with the result of reading from input"
         code_point = ord(text[position]) if position < length else _END_OF_QUEUE
         item, restore = encoder.handler(code_point)

@@ -1,0 +1,568 @@
+"""engine.encoding against the Encoding Standard, on every label and every scalar value.
+
+https://encoding.spec.whatwg.org/
+
+The reference below is written from encoding.bs step by step and reads the vendored indexes
+(tests/data/encoding/, whatwg/encoding a985b62a9b45) in their published text format; it shares
+no code or data file with the engine, which reads engine/data/encoding_indexes.json.
+"""
+
+from __future__ import annotations
+
+import bisect
+import gzip
+import importlib.util
+import json
+import random
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from engine import Failure
+from engine.encoding import LEGACY_ENCODINGS, encode_or_fail, get_encoding, get_output_encoding
+
+DATA = Path(__file__).parent / "data" / "encoding"
+ROOT = Path(__file__).resolve().parent.parent
+
+ENCODINGS_JSON = json.loads((DATA / "encodings.json").read_text(encoding="utf-8"))
+NAMES = [e["name"] for group in ENCODINGS_JSON for e in group["encodings"]]
+SINGLE_BYTE = [e["name"] for group in ENCODINGS_JSON for e in group["encodings"]
+               if group["heading"] == "Legacy single-byte encodings"]
+NO_ENCODER = ["replacement", "UTF-16BE", "UTF-16LE"]
+WITH_ENCODER = [name for name in NAMES if name not in NO_ENCODER]
+
+
+
+# -- the reference: indexes ---------------------------------------------------------------------
+
+@cache
+def index(name: str) -> list[tuple[int, int]]:
+    """https://encoding.spec.whatwg.org/#index, read from the vendored index-<name>.txt.gz:
+    split on LF, drop empty lines and lines starting with '#', split on TAB; pointer decimal,
+    code point hexadecimal."""
+    text = gzip.decompress((DATA / f"index-{name}.txt.gz").read_bytes()).decode("utf-8")
+    lines = [line for line in text.split("\n") if line != "" and not line.startswith("#")]
+    return [(int(fields[0], 10), int(fields[1], 16)) for fields in (l.split("\t") for l in lines)]
+
+
+def first_pointers(entries: list[tuple[int, int]]) -> dict[int, int]:
+    """"the first pointer corresponding to codePoint in index", for each code point in it."""
+    found: dict[int, int] = {}
+    for pointer, code_point in entries:
+        if code_point not in found:
+            found[code_point] = pointer
+    return found
+
+
+@cache
+def index_pointer_table(name: str) -> dict[int, int]:
+    """https://encoding.spec.whatwg.org/#index-pointer"""
+    return first_pointers(index(name))
+
+
+@cache
+def index_code_point_table(name: str) -> dict[int, int]:
+    """https://encoding.spec.whatwg.org/#index-code-point"""
+    return dict(index(name))
+
+
+@cache
+def shift_jis_pointer_table() -> dict[int, int]:
+    """https://encoding.spec.whatwg.org/#index-shift_jis-pointer"""
+    return first_pointers([(p, c) for p, c in index("jis0208") if p < 8272 or p > 8835])
+
+
+@cache
+def big5_pointer_table() -> dict[int, int]:
+    """https://encoding.spec.whatwg.org/#index-big5-pointer"""
+    kept = [(p, c) for p, c in index("big5") if not p < (0xA1 - 0x81) * 157]
+    table = first_pointers(kept)
+    for code_point in (0x2550, 0x255E, 0x2561, 0x256A, 0x5341, 0x5345):
+        table[code_point] = [p for p, c in kept if c == code_point][-1]  # the *last* pointer
+    return table
+
+
+@cache
+def gb18030_ranges_code_points() -> list[int]:
+    return [code_point for _, code_point in index("gb18030-ranges")]
+
+
+def gb18030_ranges_pointer(code_point: int) -> int:
+    """https://encoding.spec.whatwg.org/#index-gb18030-ranges-pointer"""
+    if code_point == 0xE7C7:
+        return 7457
+    # "the last code point in index gb18030 ranges that is less than or equal to codePoint"
+    last = bisect.bisect_right(gb18030_ranges_code_points(), code_point) - 1
+    pointer_offset, offset = index("gb18030-ranges")[last]
+    return pointer_offset + code_point - offset
+
+
+# -- the reference: handlers ----------------------------------------------------------------------
+# A handler takes a code point and returns ("bytes", [...]) or ("error", code point).
+
+def ref_utf_8(cp):
+    if cp <= 0x7F:
+        return "bytes", [cp]
+    count, offset = (1, 0xC0) if cp <= 0x7FF else (2, 0xE0) if cp <= 0xFFFF else (3, 0xF0)
+    out = [(cp >> (6 * count)) + offset]
+    while count > 0:
+        out.append(0x80 | ((cp >> (6 * (count - 1))) & 0x3F))
+        count -= 1
+    return "bytes", out
+
+
+def ref_single_byte(name):
+    table = index_pointer_table("iso-8859-8" if name == "ISO-8859-8-I" else name.lower())
+
+    def handler(cp):
+        if cp <= 0x7F:
+            return "bytes", [cp]
+        if cp not in table:
+            return "error", cp
+        return "bytes", [table[cp] + 0x80]
+    return handler
+
+
+def ref_x_user_defined(cp):
+    if cp <= 0x7F:
+        return "bytes", [cp]
+    if cp in range(0xF780, 0xF800):
+        return "bytes", [cp - 0xF780 + 0x80]
+    return "error", cp
+
+
+GB18030_SIDE_TABLE = {  # the gb18030 encoder's table of step 5, as printed
+    "E78D": "A6 D9", "E78E": "A6 DA", "E78F": "A6 DB", "E790": "A6 DC", "E791": "A6 DD",
+    "E792": "A6 DE", "E793": "A6 DF", "E794": "A6 EC", "E795": "A6 ED", "E796": "A6 F3",
+    "E81E": "FE 59", "E826": "FE 61", "E82B": "FE 66", "E82C": "FE 67", "E832": "FE 6D",
+    "E843": "FE 7E", "E854": "FE 90", "E864": "FE A0",
+}
+
+
+def ref_gb18030(is_gbk):
+    side = {int(k, 16): list(bytes.fromhex(v)) for k, v in GB18030_SIDE_TABLE.items()}
+    table = index_pointer_table("gb18030")
+
+    def handler(cp):
+        if cp <= 0x7F:
+            return "bytes", [cp]
+        if cp == 0xE5E5:
+            return "error", cp
+        if is_gbk and cp == 0x20AC:
+            return "bytes", [0x80]
+        if cp in side:
+            return "bytes", side[cp]
+        if cp in table:
+            pointer = table[cp]
+            lead, trail = pointer // 190 + 0x81, pointer % 190
+            return "bytes", [lead, trail + (0x40 if trail < 0x3F else 0x41)]
+        if is_gbk:
+            return "error", cp
+        pointer = gb18030_ranges_pointer(cp)
+        b1, pointer = pointer // 12600, pointer % 12600
+        b2, pointer = pointer // 1260, pointer % 1260
+        return "bytes", [b1 + 0x81, b2 + 0x30, pointer // 10 + 0x81, pointer % 10 + 0x30]
+    return handler
+
+
+def ref_big5(cp):
+    if cp <= 0x7F:
+        return "bytes", [cp]
+    pointer = big5_pointer_table().get(cp)
+    if pointer is None:
+        return "error", cp
+    lead, trail = pointer // 157 + 0x81, pointer % 157
+    return "bytes", [lead, trail + (0x40 if trail < 0x3F else 0x62)]
+
+
+def ref_euc_jp(cp):
+    if cp <= 0x7F:
+        return "bytes", [cp]
+    if cp == 0xA5 or cp == 0x203E:
+        return "bytes", [0x5C if cp == 0xA5 else 0x7E]
+    if 0xFF61 <= cp <= 0xFF9F:
+        return "bytes", [0x8E, cp - 0xFF61 + 0xA1]
+    pointer = index_pointer_table("jis0208").get(0xFF0D if cp == 0x2212 else cp)
+    if pointer is None:
+        return "error", 0xFF0D if cp == 0x2212 else cp
+    return "bytes", [pointer // 94 + 0xA1, pointer % 94 + 0xA1]
+
+
+def ref_shift_jis(cp):
+    if cp <= 0x7F or cp == 0x80:
+        return "bytes", [cp]
+    if cp == 0xA5 or cp == 0x203E:
+        return "bytes", [0x5C if cp == 0xA5 else 0x7E]
+    if 0xFF61 <= cp <= 0xFF9F:
+        return "bytes", [cp - 0xFF61 + 0xA1]
+    pointer = shift_jis_pointer_table().get(0xFF0D if cp == 0x2212 else cp)
+    if pointer is None:
+        return "error", cp
+    lead, trail = pointer // 188, pointer % 188
+    return "bytes", [lead + (0x81 if lead < 0x1F else 0xC1),
+                     trail + (0x40 if trail < 0x3F else 0x41)]
+
+
+def ref_euc_kr(cp):
+    if cp <= 0x7F:
+        return "bytes", [cp]
+    pointer = index_pointer_table("euc-kr").get(cp)
+    if pointer is None:
+        return "error", cp
+    return "bytes", [pointer // 190 + 0x81, pointer % 190 + 0x41]
+
+
+def ref_handler(name):
+    if name in SINGLE_BYTE:
+        return ref_single_byte(name)
+    return {
+        "UTF-8": ref_utf_8, "x-user-defined": ref_x_user_defined, "GBK": ref_gb18030(True),
+        "gb18030": ref_gb18030(False), "Big5": ref_big5, "EUC-JP": ref_euc_jp,
+        "Shift_JIS": ref_shift_jis, "EUC-KR": ref_euc_kr,
+    }[name]
+
+
+class RefISO2022JP:
+    """https://encoding.spec.whatwg.org/#iso-2022-jp-encoder, over an I/O queue with restore."""
+
+    def __init__(self, text: str):
+        self.queue = [ord(c) for c in reversed(text)]  # read = pop(), restore = append()
+        self.state = "ASCII"
+
+    def handler(self, cp):
+        if cp is None and self.state != "ASCII":
+            self.state = "ASCII"
+            return "bytes", [0x1B, 0x28, 0x42]
+        if cp is None:
+            return "finished", None
+        if self.state in ("ASCII", "Roman") and cp in (0x0E, 0x0F, 0x1B):
+            return "error", 0xFFFD
+        if self.state == "ASCII" and cp <= 0x7F:
+            return "bytes", [cp]
+        if self.state == "Roman" and ((cp <= 0x7F and cp not in (0x5C, 0x7E)) or cp in (0xA5, 0x203E)):
+            if cp <= 0x7F:
+                return "bytes", [cp]
+            return "bytes", [0x5C] if cp == 0xA5 else [0x7E]
+        if cp <= 0x7F and self.state != "ASCII":
+            return self.switch(cp, "ASCII", [0x1B, 0x28, 0x42])
+        if cp in (0xA5, 0x203E) and self.state != "Roman":
+            return self.switch(cp, "Roman", [0x1B, 0x28, 0x4A])
+        if cp == 0x2212:
+            cp = 0xFF0D
+        if 0xFF61 <= cp <= 0xFF9F:
+            cp = index_code_point_table("iso-2022-jp-katakana")[cp - 0xFF61]
+        pointer = index_pointer_table("jis0208").get(cp)
+        if pointer is None:
+            if self.state == "jis0208":
+                return self.switch(cp, "ASCII", [0x1B, 0x28, 0x42])
+            return "error", cp
+        if self.state != "jis0208":
+            return self.switch(cp, "jis0208", [0x1B, 0x24, 0x42])
+        return "bytes", [pointer // 94 + 0x21, pointer % 94 + 0x21]
+
+    def switch(self, cp, state, escape):
+        self.queue.append(cp)
+        self.state = state
+        return "bytes", escape
+
+    def encode_or_fail(self, output: list[int]):
+        """https://encoding.spec.whatwg.org/#encode-or-fail ("process a queue" in fatal mode)"""
+        while True:
+            cp = self.queue.pop() if self.queue else None  # None: end-of-queue
+            kind, value = self.handler(cp)
+            if kind == "finished":
+                return None
+            if kind == "error":
+                return value
+            output.extend(value)
+
+
+def ref_iso_2022_jp_percent_encode_loop(text: str) -> list:
+    """The URL Standard's "percent-encode after encoding" loop, bytes and errors as they come."""
+    encoder, result, potential_error = RefISO2022JP(text), [], 0
+    while potential_error is not None:
+        output: list[int] = []
+        potential_error = encoder.encode_or_fail(output)
+        result.append(bytes(output))
+        if potential_error is not None:
+            result.append(potential_error)
+    return result
+
+
+def ref_stateless(name: str, text: str) -> list:
+    """The same loop for a stateless encoder: each error ends one run of "encode or fail"."""
+    handler, result, output = ref_handler(name), [], bytearray()
+    for cp in map(ord, text):
+        kind, value = handler(cp)
+        if kind == "error":
+            result += [bytes(output), value]
+            output = bytearray()
+        else:
+            output.extend(value)
+    return [*result, bytes(output)]
+
+
+# -- every scalar value ------------------------------------------------------------------------
+# Three checks together cover every scalar value of every encoder, in about ten seconds:
+# - every BMP scalar value through encode_or_fail, for every encoder;
+# - every supplementary one through encode_or_fail for the encoders that can encode one or that
+#   use their own code for them (UTF-8, gb18030, Big5, ISO-2022-JP), for every multi-byte one,
+#   for x-user-defined and for windows-1252; for the other single-byte encoders, a sample;
+# - for every table-driven encoder, the engine's table against the reference's (which holds every
+#   code point the reference handler encodes), compared whole.
+
+BMP = [*range(0xD800), *range(0xE000, 0x10000)]
+SUPPLEMENTARY = range(0x10000, 0x110000)
+BMP_STRING = "".join(map(chr, BMP))
+SUPPLEMENTARY_STRING = "".join(map(chr, SUPPLEMENTARY))
+STATELESS = [name for name in WITH_ENCODER if name != "ISO-2022-JP"]
+FULL_SUPPLEMENTARY = ["UTF-8", "gb18030", "GBK", "Big5", "EUC-JP", "Shift_JIS", "EUC-KR",
+                      "x-user-defined", "windows-1252"]
+
+
+@cache
+def reference_table(name: str) -> dict[int, bytes]:
+    """Every code point the reference handler encodes, with its bytes.
+
+    The handler runs on every BMP scalar value, and on the supplementary code points that are in
+    an index. No handler names a supplementary code point and no index but Big5's and gb18030's
+    four-byte ranges holds one (asserted below), so every other supplementary code point takes
+    an index pointer lookup that finds nothing: an error, bar gb18030's four bytes (checked apart).
+    """
+    assert [n for n in ("big5", "euc-kr", "gb18030", "jis0208", "iso-2022-jp-katakana")
+            if any(c > 0xFFFF for _, c in index(n))] == ["big5"]
+    handler = ref_handler(name)
+    table = {}
+    for cp in [*BMP, *sorted({c for _, c in index("big5") if c > 0xFFFF})]:
+        kind, value = handler(cp)
+        if kind == "bytes":
+            table[cp] = bytes(value)
+    return table
+
+
+def expected_from_table(table: dict[int, bytes], code_points: list[int] | range) -> list:
+    """encode_or_fail's result on the string of ``code_points`` (consecutive scalar values),
+    for an encoder whose handler encodes exactly the code points of ``table``."""
+    if isinstance(code_points, range):
+        members, position = code_points, (lambda cp: cp - code_points.start)
+    else:
+        members = {cp: i for i, cp in enumerate(code_points)}
+        position = members.__getitem__
+    encoded = sorted(cp for cp in table if cp in members)
+    errors = [cp for cp in code_points if cp not in table] if encoded else list(code_points)
+    chunks = [b""] * (len(errors) + 1)
+    i = 0
+    while i < len(encoded):  # each run of encoded code points comes after the errors before it
+        j = i
+        while j + 1 < len(encoded) and position(encoded[j + 1]) == position(encoded[j]) + 1:
+            j += 1
+        chunks[position(encoded[i]) - i] = b"".join(map(table.__getitem__, encoded[i:j + 1]))
+        i = j + 1
+    result: list = [b""] * (2 * len(errors) + 1)
+    result[0::2], result[1::2] = chunks, errors
+    return result
+
+
+def first_mismatch(actual: list, expected: list) -> str:
+    for i, (a, e) in enumerate(zip(actual, expected)):
+        if a != e:
+            context = expected[max(0, i - 2):i + 3]
+            return f"item {i}: got {a!r}, expected {e!r} (expected around it: {context!r})"
+    return f"lengths {len(actual)} != {len(expected)}"
+
+
+def assert_same(actual: list, expected: list) -> None:
+    if actual != expected:  # (not a bare assert: pytest's diff of a million items is slow)
+        pytest.fail(first_mismatch(actual, expected))
+
+
+@pytest.mark.parametrize("name", STATELESS)
+def test_every_bmp_scalar_value(name):
+    assert_same(encode_or_fail(name, BMP_STRING), expected_from_table(reference_table(name), BMP))
+
+
+@pytest.mark.parametrize("name", FULL_SUPPLEMENTARY)
+def test_every_supplementary_scalar_value(name):
+    actual = encode_or_fail(name, SUPPLEMENTARY_STRING)
+    if name in ("UTF-8", "gb18030"):  # the handler on each of them
+        assert_same(actual, ref_stateless(name, SUPPLEMENTARY_STRING))
+    else:
+        assert_same(actual, expected_from_table(reference_table(name), SUPPLEMENTARY))
+
+
+SUPPLEMENTARY_SAMPLE = "".join(
+    chr(cp) for start in range(0x10000, 0x110000, 0x10000)  # each plane's ends, and every 61st
+    for cp in sorted({*range(start, start + 256), *range(start, start + 0x10000, 61),
+                      *range(start + 0x10000 - 256, start + 0x10000)}))
+
+
+@pytest.mark.parametrize("name", [name for name in STATELESS if name not in FULL_SUPPLEMENTARY])
+def test_supplementary_sample(name):
+    assert_same(encode_or_fail(name, SUPPLEMENTARY_SAMPLE), ref_stateless(name, SUPPLEMENTARY_SAMPLE))
+
+
+@pytest.mark.parametrize("name", [name for name in STATELESS if name != "UTF-8"])
+def test_encoder_table(name):
+    """The engine's table for ``name`` is the reference's (gb18030's: its BMP part)."""
+    from engine.encoding import _encoder_table
+
+    expected = reference_table(name)
+    if name == "gb18030":
+        expected = {cp: encoded for cp, encoded in expected.items() if cp <= 0xFFFF}
+    assert _encoder_table(name) == expected
+
+
+def test_every_scalar_value_iso_2022_jp():
+    """One encoder instance over every scalar value in order: the state carries over."""
+    text = BMP_STRING + SUPPLEMENTARY_STRING
+    assert_same(encode_or_fail("ISO-2022-JP", text), ref_iso_2022_jp_percent_encode_loop(text))
+
+
+def interesting_strings(seed: int, count: int, length: int) -> list[str]:
+    """Random strings over code points where encoders differ or change state."""
+    pool = [*range(0x00, 0x80), 0x80, 0xA5, 0xA2, 0x203E, 0x2212, 0x20AC, 0xE5E5, 0xE7C7,
+            0x2550, 0x5341, 0x2116, 0xFF0D, 0xFFFD, 0x1F600, 0x20000, 0xD800, 0xDFFF,
+            *range(0xFF61, 0xFFA0, 5), *range(0x3000, 0x3100, 7), *range(0x4E00, 0x4F00, 11),
+            *range(0xAC00, 0xAD00, 13), *range(0xE000, 0xE900, 37), 0x0E, 0x0F, 0x1B, 0x5C, 0x7E]
+    rng = random.Random(seed)
+    return ["".join(chr(rng.choice(pool)) for _ in range(rng.randrange(length))) for _ in range(count)]
+
+
+def scalar_value_string(text: str) -> str:
+    """https://infra.spec.whatwg.org/#javascript-string-convert, on a str's code points."""
+    return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
+
+
+def test_iso_2022_jp_state_machine_on_random_strings():
+    for text in interesting_strings(seed=2022, count=400, length=40):
+        expected = ref_iso_2022_jp_percent_encode_loop(scalar_value_string(text))
+        assert encode_or_fail("ISO-2022-JP", text) == expected, repr(text)
+
+
+@pytest.mark.parametrize("name", ["Shift_JIS", "gb18030", "GBK", "Big5", "windows-1252", "UTF-8"])
+def test_stateless_on_random_strings(name):
+    for text in interesting_strings(seed=18030, count=100, length=40):
+        assert encode_or_fail(name, text) == ref_stateless(name, scalar_value_string(text)), repr(text)
+
+
+# -- the Standards' examples ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, text, expected", [
+    # https://url.spec.whatwg.org/#example-percent-encode-operations
+    ("Shift_JIS", " ", [b" "]),
+    ("Shift_JIS", "\u2261", [b"\x81\xdf"]),
+    ("Shift_JIS", "\u203d", [b"", 8253, b""]),
+    ("ISO-2022-JP", "\u00a5", [b"\x1b(J\\\x1b(B"]),
+    ("Shift_JIS", "1+1 \u2261 2%20\u203d", [b"1+1 \x81\xdf 2%20", 0x203D, b""]),
+    # https://encoding.spec.whatwg.org/#example-iso-2022-jp-encoder-oddity
+    ("ISO-2022-JP", "\u00a5\u00a5", [b"\x1b(J\\\\\x1b(B"]),
+    # the brief's: Shift_JIS "a‽b"
+    ("Shift_JIS", "a\u203db", [b"a", 0x203D, b"b"]),
+])
+def test_standard_examples(name, text, expected):
+    assert encode_or_fail(name, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # Katakana: halfwidth ｶ is fullwidth カ (jis0208 0x252B); then ASCII; then an error.
+    ("\uff76a\u203d", [b"\x1b$B%+\x1b(Ba", 0x203D, b""]),
+    # An error in the jis0208 state: ESC ( B first (the handler restores the code point).
+    ("\uff76\u203d", [b"\x1b$B%+\x1b(B", 0x203D, b""]),
+    # An error in the Roman state: no escape; the next run starts in the Roman state.
+    ("\u00a5\u203d\\", [b"\x1b(J\\", 0x203D, b"\x1b(B\\"]),
+    ("\u00a5\u203da", [b"\x1b(J\\", 0x203D, b"a\x1b(B"]),
+    # U+000E, U+000F, U+001B are errors with U+FFFD, in ASCII and Roman; in jis0208 after ESC ( B.
+    ("\x0e", [b"", 0xFFFD, b""]),
+    ("\u00a5\x0f", [b"\x1b(J\\", 0xFFFD, b"\x1b(B"]),
+    ("\u6f22\x1b", [b"\x1b$B4A\x1b(B", 0xFFFD, b""]),
+    # ‾ then ~: Roman, then back to ASCII for U+007E.
+    ("\u203e~", [b"\x1b(J~\x1b(B~"]),
+    # U+2212 is U+FF0D (jis0208 0x215D).
+    ("\u2212", [b"\x1b$B!]\x1b(B"]),
+    # A lone surrogate is U+FFFD, which ISO-2022-JP cannot encode.
+    ("a\ud800", [b"a", 0xFFFD, b""]),
+])
+def test_iso_2022_jp_sequences(text, expected):
+    assert encode_or_fail("ISO-2022-JP", text) == expected
+
+
+@pytest.mark.parametrize("name, text, expected", [
+    ("gb18030", "\ue5e5", [b"", 0xE5E5, b""]),
+    ("gb18030", "\ue7c7", [b"\x81\x35\xf4\x37"]),
+    ("gb18030", "\u20ac", [b"\xa2\xe3"]),
+    ("GBK", "\u20ac", [b"\x80"]),
+    ("GBK", "\U00010000", [b"", 0x10000, b""]),
+    ("gb18030", "\U0010ffff", [b"\xe3\x32\x9a\x35"]),
+    ("gb18030", "\ud800", [b"\x84\x31\xa4\x37"]),  # a lone surrogate is U+FFFD
+    ("Big5", "\u2550\u5341", [b"\xf9\xf9\xa4\x51"]),  # the last pointer
+    ("Shift_JIS", "\u00a5\u203e\u2212\x80", [b"\x5c\x7e\x81\x7c\x80"]),
+    ("windows-1252", "\x81\x8d\x8f\x90\x9d", [b"\x81\x8d\x8f\x90\x9d"]),
+    ("ISO-8859-2", "\u00a2", [b"", 0xA2, b""]),
+    ("x-user-defined", "\uf7ff\x80", [b"\xff", 0x80, b""]),
+    ("UTF-8", "\ud800\udc00", [b"\xef\xbf\xbd\xef\xbf\xbd"]),
+    ("Shift_JIS", "", [b""]),
+    ("ISO-2022-JP", "", [b""]),
+])
+def test_single_cases(name, text, expected):
+    assert encode_or_fail(name, text) == expected
+
+
+# -- labels -------------------------------------------------------------------------------------
+
+LABELS = [(label, e["name"]) for group in ENCODINGS_JSON for e in group["encodings"]
+          for label in e["labels"]]
+
+
+def test_every_label():
+    assert len(LABELS) == len({label for label, _ in LABELS}) > 200
+    for label, name in LABELS:
+        assert get_encoding(label) == name, label
+        assert get_encoding(f" \t\n\f\r{label.upper()}\r\n") == name, label
+
+
+@pytest.mark.parametrize("label", [
+    "", "utf-9", "shift jis", "\u00a0utf-8", "utf-8\u00a0", "utf-8\v", "\u212aoi8-r",
+    "u\u0307tf-8", "utf\u20138", "utf-8\x00", "UTF-16", "x-user-defined ,", "\ud800",
+])
+def test_unknown_labels(label):
+    if label == "UTF-16":  # a real label (UTF-16LE), kept to show the list is not all failures
+        assert get_encoding(label) == "UTF-16LE"
+        return
+    with pytest.raises(Failure) as caught:
+        get_encoding(label)
+    assert caught.value.validation_error is None
+
+
+@pytest.mark.parametrize("bad", [None, b"utf-8", 8])
+def test_wrong_types(bad):
+    for call in (lambda: get_encoding(bad), lambda: get_output_encoding(bad),
+                 lambda: encode_or_fail(bad, "a"), lambda: encode_or_fail("UTF-8", bad)):
+        with pytest.raises(TypeError):
+            call()
+
+
+def test_get_output_encoding():
+    for name in NAMES:
+        assert get_output_encoding(name) == ("UTF-8" if name in NO_ENCODER else name)
+    with pytest.raises(Failure):
+        get_output_encoding("shift_jis")  # a label, not a name
+
+
+@pytest.mark.parametrize("name", [*NO_ENCODER, "shift_jis", "utf-8", "nope"])
+def test_encode_or_fail_needs_an_encoder(name):
+    with pytest.raises(Failure):
+        encode_or_fail(name, "a")
+
+
+def test_legacy_encodings():
+    assert list(LEGACY_ENCODINGS) == [n for n in WITH_ENCODER if n != "UTF-8"]
+
+
+def test_generated_tables_are_up_to_date():
+    spec = importlib.util.spec_from_file_location("gen", ROOT / "scripts" / "gen_encoding_tables.py")
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    for filename, content in gen.generate(DATA).items():
+        assert (ROOT / "engine" / "data" / filename).read_text(encoding="utf-8") == content, (
+            f"engine/data/{filename} is stale: run scripts/gen_encoding_tables.py")

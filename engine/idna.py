@@ -30,7 +30,6 @@ _VALID, _MAPPED, _DEVIATION, _IGNORED = b"V"[0], b"M"[0], b"D"[0], b"I"[0]
 _forbidden_domain = re.compile("[\x00-\x20#%/:<>?@\\[\\\\\\]^|\x7f]").search
 # ASCII code points other than a-z, 0-9 and U+002D (-).
 _not_std3 = re.compile("[\x00-,./:-`{-\x7f]").search
-_ascii_upper = re.compile("[A-Z]")
 
 
 class _Error(Exception):
@@ -101,6 +100,24 @@ def _valid_contextj(label: str, pos: int) -> bool:
 
 
 _RTL = frozenset({"R", "AL", "AN"})
+_rtl = None
+
+
+def _rtl_search():
+    """A search for a code point of Bidi class R, AL or AN (a Bidi domain name has one), built on
+    first use from ``unicodedata``."""
+    global _rtl
+    if _rtl is None:
+        ranges, start = [], None
+        for cp in range(0x110000):
+            inside = unicodedata.bidirectional(chr(cp)) in _RTL
+            if inside and start is None:
+                start = cp
+            elif not inside and start is not None:
+                ranges.append(f"\\U{start:08x}-\\U{cp - 1:08x}")
+                start = None
+        _rtl = re.compile("[" + "".join(ranges) + "]").search
+    return _rtl
 _RTL_ALLOWED = frozenset({"R", "AL", "AN", "EN", "ES", "CS", "ET", "ON", "BN", "NSM"})
 _LTR_ALLOWED = frozenset({"L", "EN", "ES", "CS", "ET", "ON", "BN", "NSM"})
 
@@ -132,10 +149,16 @@ def _check_bidi_label(label: str) -> bool:
     return False
 
 
-def _validate_label(label: str, check_hyphens: bool, use_std3: bool, check_joiners: bool) -> None:
-    """UTS #46 4.1 Validity Criteria, steps 1 to 7 (step 8, CheckBidi, is per domain)."""
+def _validate_label(label: str, check_hyphens: bool, use_std3: bool, decoded: bool) -> None:
+    """UTS #46 4.1 Validity Criteria, steps 1 to 7 (step 8, CheckBidi, is per domain).
+
+    Step 6 (statuses) is checked for labels decoded from Punycode only: a label that came out of
+    the mapping step holds valid and deviation code points by construction of the table (UTS #46
+    guarantees that mapping and NFC keep to them), so checking it again would change nothing.
+    """
     # 1. The label must be in Unicode Normalization Form NFC.
-    if not label.isascii() and unicodedata.normalize("NFC", label) != label:
+    # (A mapped label was normalized with the whole domain; a decoded one needs the check.)
+    if decoded and not label.isascii() and unicodedata.normalize("NFC", label) != label:
         raise _Error("not NFC")
     if check_hyphens:
         # 2. No U+002D in both the third and fourth positions; neither begin nor end with it.
@@ -154,16 +177,14 @@ def _validate_label(label: str, check_hyphens: bool, use_std3: bool, check_joine
         raise _Error("label begins with a combining mark")
     # 6. Each code point must be valid or deviation (non-transitional); with UseSTD3ASCIIRules,
     # an ASCII code point must be a lowercase letter, a digit or U+002D.
-    if not label.isascii():
+    if decoded:
         for c in label:
             if not _status_ok(ord(c)):
                 raise _Error(f"code point U+{ord(c):04X} is not valid")
-    elif _ascii_upper.search(label):
-        raise _Error("uppercase ASCII is mapped, not valid")
     if use_std3 and _not_std3(label):
         raise _Error("not a STD3 ASCII code point")
     # 7. CheckJoiners: the ContextJ rules of RFC 5892 Appendix A.
-    if check_joiners and ("\u200c" in label or "\u200d" in label):
+    if "\u200c" in label or "\u200d" in label:
         for pos, c in enumerate(label):
             if c in "\u200c\u200d" and not _valid_contextj(label, pos):
                 raise _Error("ContextJ rule")
@@ -180,24 +201,26 @@ def _process(domain: str, check_hyphens: bool, use_std3: bool) -> list[str]:
     labels = mapped.split(".")
     # 4. Convert/Validate each label.
     for i, label in enumerate(labels):
+        decoded = False
         if label[:4] == "xn--":
             # 4.1. A label with a non-ASCII code point is an error.
             if not label.isascii():
                 raise _Error("non-ASCII in a Punycode label")
             # 4.2. Convert the rest of the label from Punycode.
             try:
-                decoded = label[4:].encode("ascii").decode("punycode")
+                decoded_label = label[4:].encode("ascii").decode("punycode")
             except (UnicodeError, ValueError, IndexError, OverflowError) as exc:
                 raise _Error(f"invalid Punycode: {exc}") from None
             # 4.3. The decoded label must not be empty or all ASCII.
-            if not decoded or decoded.isascii():
+            if not decoded_label or decoded_label.isascii():
                 raise _Error("Punycode label decodes to ASCII or nothing")
-            labels[i] = label = decoded
-        _validate_label(label, check_hyphens, use_std3, True)
+            labels[i] = label = decoded_label
+            decoded = True
+        _validate_label(label, check_hyphens, use_std3, decoded)
     # 4.4 (Validity criterion 8): CheckBidi, for a Bidi domain name (one with an R, AL or AN
     # code point), every non-empty label satisfies RFC 5893's rules.
     if not mapped.isascii() or any(not label.isascii() for label in labels):
-        if any(unicodedata.bidirectional(c) in _RTL for label in labels for c in label):
+        if any(_rtl_search()(label) for label in labels):
             for label in labels:
                 if label and not _check_bidi_label(label):
                     raise _Error("Bidi rule")

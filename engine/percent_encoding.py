@@ -34,6 +34,23 @@ __all__ = [
 ]
 
 
+class _Translator(dict):
+    """A ``str.translate`` table: ASCII from the set's byte table; any other code point maps to
+    the percent-encoding of its UTF-8 bytes, computed on first use (kept for code points below
+    U+0800 only, so the table stays small)."""
+
+    __slots__ = ()
+
+    def __init__(self, table: tuple[str, ...]):
+        super().__init__((b, table[b]) for b in range(0x80))
+
+    def __missing__(self, code_point: int) -> str:
+        encoded = "".join(["%%%02X" % b for b in chr(code_point).encode("utf-8")])
+        if code_point < 0x800:
+            self[code_point] = encoded
+        return encoded
+
+
 class PercentEncodeSet:
     """https://url.spec.whatwg.org/#percent-encode-set
 
@@ -41,7 +58,7 @@ class PercentEncodeSet:
     a one-character string or an int.
     """
 
-    __slots__ = ("name", "ascii", "table", "needs_encoding")
+    __slots__ = ("name", "ascii", "table", "needs_encoding", "translator", "plus_translator")
 
     def __init__(self, name: str, ascii_members: frozenset[int]):
         self.name = name
@@ -53,6 +70,9 @@ class PercentEncodeSet:
         # First code point of a string that this set would encode.
         cls = "".join(f"\\x{b:02x}" for b in sorted(ascii_members)) + "\\x7f-\\U0010ffff"
         self.needs_encoding = re.compile(f"[{cls}]").search
+        # For str.translate: code point -> itself or its UTF-8 percent-encoding.
+        self.translator = _Translator(self.table)
+        self.plus_translator = _Translator(self.table[:0x20] + ("+",) + self.table[0x21:])
 
     def union(self, name: str, *members: str | tuple[str, str]) -> "PercentEncodeSet":
         """A new set: this one and the given code points (``"x"``) or inclusive ranges."""
@@ -167,11 +187,8 @@ def _utf8_percent_encode(s: str, encode_set: PercentEncodeSet, space_as_plus: bo
     if first is None:
         return s
     start = first.start()
-    table = encode_set.table
-    if space_as_plus:
-        table = table[:0x20] + ("+",) + table[0x21:]
-    data = to_scalar_value_string(s[start:]).encode("utf-8")
-    return s[:start] + "".join(map(table.__getitem__, data))
+    translator = encode_set.plus_translator if space_as_plus else encode_set.translator
+    return s[:start] + to_scalar_value_string(s[start:]).translate(translator)
 
 
 def percent_encode_after_encoding(encoding: str, s: str, encode_set: PercentEncodeSet) -> str:

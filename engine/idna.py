@@ -36,23 +36,37 @@ class _Error(Exception):
     """A UTS #46 processing error (recorded; ToASCII then fails)."""
 
 
+_mapping_cache: dict[str, str | None] = {}
+
+
+def _map_code_point(c: str) -> str | None:
+    """The UTS #46 mapping of one code point (non-transitional); None where it is disallowed."""
+    cp = ord(c)
+    i = cp if cp < 256 else bisect.bisect_right(uts46_starts, cp) - 1
+    status = uts46_statuses[i]
+    if status == _VALID or status == _DEVIATION:
+        return c
+    if status == _MAPPED:
+        return uts46_replacements[i]
+    if status == _IGNORED:
+        return ""
+    return None
+
+
 def _map(domain: str) -> str:
-    """UTS #46 Processing step 1 (Map), non-transitional: a disallowed code point is an error."""
+    """UTS #46 Processing step 1 (Map), non-transitional: a disallowed code point is an error.
+    (Mappings are cached per code point, up to a bound.)"""
     out = []
-    append = out.append
-    starts, statuses, replacements = uts46_starts, uts46_statuses, uts46_replacements
+    cache = _mapping_cache
     for c in domain:
-        cp = ord(c)
-        i = cp if cp < 256 else bisect.bisect_right(starts, cp) - 1
-        status = statuses[i]
-        if status == _VALID or status == _DEVIATION:
-            append(c)
-        elif status == _MAPPED:
-            append(replacements[i])
-        elif status == _IGNORED:
-            continue
-        else:
-            raise _Error(f"disallowed code point U+{cp:04X}")
+        mapped = cache.get(c, False)
+        if mapped is False:
+            mapped = _map_code_point(c)
+            if len(cache) < 20000:
+                cache[c] = mapped
+        if mapped is None:
+            raise _Error(f"disallowed code point U+{ord(c):04X}")
+        out.append(mapped)
     return "".join(out)
 
 
@@ -274,7 +288,8 @@ def punycode_encode(label: str) -> str:
 
     for i, cp in enumerate(cps):
         if cp < 0x80:
-            mark(i)
+            if size > 64:
+                mark(i)
         else:
             positions.setdefault(cp, []).append(i)
     n, delta, bias = 0x80, 0, 72
@@ -284,7 +299,10 @@ def punycode_encode(label: str) -> str:
         prev = 0
         for i in positions[m]:
             # The code points before i (since the last insertion) that are less than n.
-            delta += before(i) - before(prev)
+            if size <= 64:  # short labels: count directly, cheaper than the tree
+                delta += sum(1 for j in range(prev, i) if cps[j] < m)
+            else:
+                delta += before(i) - before(prev)
             q, k = delta, _BASE
             while True:
                 t = _TMIN if k <= bias else _TMAX if k >= bias + _TMAX else k - bias
@@ -298,9 +316,12 @@ def punycode_encode(label: str) -> str:
             delta = 0
             h += 1
             prev = i + 1
-        delta += before(size) - before(prev)
-        for i in positions[m]:
-            mark(i)
+        if size <= 64:
+            delta += sum(1 for j in range(prev, size) if cps[j] < m)
+        else:
+            delta += before(size) - before(prev)
+            for i in positions[m]:
+                mark(i)
         delta += 1
         n += 1
     return "".join(out)

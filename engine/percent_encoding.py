@@ -34,23 +34,6 @@ __all__ = [
 ]
 
 
-class _Translator(dict):
-    """A ``str.translate`` table: ASCII from the set's byte table; any other code point maps to
-    the percent-encoding of its UTF-8 bytes, computed on first use (kept for code points below
-    U+0800 only, so the table stays small)."""
-
-    __slots__ = ()
-
-    def __init__(self, table: tuple[str, ...]):
-        super().__init__((b, table[b]) for b in range(0x80))
-
-    def __missing__(self, code_point: int) -> str:
-        encoded = "".join(["%%%02X" % b for b in chr(code_point).encode("utf-8")])
-        if code_point < 0x800:
-            self[code_point] = encoded
-        return encoded
-
-
 class PercentEncodeSet:
     """https://url.spec.whatwg.org/#percent-encode-set
 
@@ -58,7 +41,7 @@ class PercentEncodeSet:
     a one-character string or an int.
     """
 
-    __slots__ = ("name", "ascii", "table", "needs_encoding", "translator", "plus_translator")
+    __slots__ = ("name", "ascii", "table", "plus_table", "needs_encoding")
 
     def __init__(self, name: str, ascii_members: frozenset[int]):
         self.name = name
@@ -67,12 +50,10 @@ class PercentEncodeSet:
         self.table = tuple(
             f"%{b:02X}" if (b > 0x7E or b in ascii_members) else chr(b) for b in range(256)
         )
-        # First code point of a string that this set would encode.
-        cls = "".join(f"\\x{b:02x}" for b in sorted(ascii_members)) + "\\x7f-\\U0010ffff"
-        self.needs_encoding = re.compile(f"[{cls}]").search
-        # For str.translate: code point -> itself or its UTF-8 percent-encoding.
-        self.translator = _Translator(self.table)
-        self.plus_translator = _Translator(self.table[:0x20] + ("+",) + self.table[0x21:])
+        self.plus_table = self.table[:0x20] + ("+",) + self.table[0x21:]
+        # The first code point this set would encode: any but the (few, ASCII) ones it leaves.
+        safe = "".join(chr(b) for b in range(0x7F) if b not in ascii_members)
+        self.needs_encoding = re.compile("[^" + re.escape(safe) + "]").search
 
     def union(self, name: str, *members: str | tuple[str, str]) -> "PercentEncodeSet":
         """A new set: this one and the given code points (``"x"``) or inclusive ranges."""
@@ -187,8 +168,9 @@ def _utf8_percent_encode(s: str, encode_set: PercentEncodeSet, space_as_plus: bo
     if first is None:
         return s
     start = first.start()
-    translator = encode_set.plus_translator if space_as_plus else encode_set.translator
-    return s[:start] + to_scalar_value_string(s[start:]).translate(translator)
+    table = encode_set.plus_table if space_as_plus else encode_set.table
+    data = to_scalar_value_string(s[start:]).encode("utf-8")
+    return s[:start] + "".join(map(table.__getitem__, data))
 
 
 def percent_encode_after_encoding(encoding: str, s: str, encode_set: PercentEncodeSet) -> str:
@@ -217,9 +199,7 @@ def _percent_encode_legacy(
 ) -> str:
     from .encoding import encode_or_fail
 
-    table = encode_set.table
-    if space_as_plus:
-        table = table[:0x20] + ("+",) + table[0x21:]
+    table = encode_set.plus_table if space_as_plus else encode_set.table
     output = []
     # 7. While potentialError is non-null: encode or fail, then percent-encode each byte, and on
     # an error append "%26%23", the code point in decimal, and "%3B".

@@ -1,0 +1,230 @@
+"""State machines for the URL Standard's stateful APIs.
+
+https://url.spec.whatwg.org/#api
+
+- ``URLSetterMachine``: a URL, then any sequence of setter calls, coherent after every step
+  (invariants.check_url_object); where ``ada_url`` imports, every step is also applied to an
+  ``ada_url.URL`` and both must give the same href. A disagreement is recorded in the
+  regression corpus (target ``properties``, both answers in the sidecar) before the run fails.
+- ``SearchParamsMachine``: ``URLSearchParams`` against a plain list of pairs, every method, both
+  free-standing and attached to a URL (whose query it must write back after each change).
+- ``HostMachine``: hosts parsed, serialized, taken to Unicode and back to ASCII, and compared.
+
+Each is exposed as ``Machine.TestCase`` for pytest (properties/test_machines.py).
+"""
+
+from __future__ import annotations
+
+import hypothesis.strategies as st
+from hypothesis import assume
+from hypothesis.stateful import (Bundle, RuleBasedStateMachine, initialize, invariant,
+                                 precondition, rule)
+
+import engine
+from engine import Failure
+from properties import invariants, strategies as s
+from properties.invariants import to_usv
+
+try:
+    import ada_url
+except ImportError:  # the oracle extra is not installed: no differential
+    ada_url = None
+
+#: the name under which ada disagreements are filed (the sidecar's "property")
+ADA_PROPERTY = "setters-vs-ada"
+
+
+def _ada_url(href: str):
+    """``ada_url.URL(href)``, or None where ada rejects it (ada raises ValueError)."""
+    try:
+        return ada_url.URL(to_usv(href))
+    except ValueError:
+        return None
+
+
+def _ada_set(url, name: str, value: str) -> None:
+    """Apply one setter to an ada URL; ada raises ValueError where the Standard ignores the
+    value (or where the href setter fails), leaving the URL as it was."""
+    try:
+        setattr(url, name, to_usv(value))
+    except ValueError:
+        pass
+
+
+def ada_replay(href: str, steps) -> tuple[str | None, str | None]:
+    """The hrefs the engine and ada reach from ``href`` through ``steps`` (None: no URL)."""
+    try:
+        url = engine.URL(href)
+    except Failure:
+        url = None
+    ada = _ada_url(href) if ada_url is not None else None
+    for name, value in steps:
+        if url is not None:
+            try:
+                setattr(url, name, value)
+            except Failure:
+                pass
+        if ada is not None:
+            _ada_set(ada, name, value)
+    return (None if url is None else url.href), (None if ada is None else ada.href)
+
+
+def check_setters_against_ada(href: str, steps) -> None:
+    """https://url.spec.whatwg.org/#urlutils-members
+
+    Differential by model: the engine and ada_url (both claiming the current Standard) reach
+    the same href from the same URL through the same setter calls. Skipped without ada_url.
+    """
+    if ada_url is None:
+        return
+    ours, theirs = ada_replay(href, steps)
+    if ours != theirs:
+        raise AssertionError(f"URL({href!r}) then {list(map(tuple, steps))!r}: the engine's href "
+                             f"is {ours!r}, ada_url's {theirs!r}")
+
+
+def file_ada_disagreement(href: str, steps, ours: str | None, theirs: str | None) -> None:
+    """Record a disagreement with ada in the regression corpus, both answers in the sidecar."""
+    from urlwb import corpus_store
+    from properties.replay import encode_record
+
+    data = encode_record(ADA_PROPERTY, {"href": href, "steps": [list(p) for p in steps]})
+    last = steps[-1][0] if steps else "constructor"
+    corpus_store.record_finding(
+        "properties", data, signature=f"{ADA_PROPERTY}:{last}", kind="invariant",
+        detail=f"URL({href!r}) then {[tuple(p) for p in steps]!r}: engine {ours!r}, "
+               f"ada_url {theirs!r}",
+        extra={"property": ADA_PROPERTY, "engine": ours, "ada_url": theirs})
+
+
+class URLSetterMachine(RuleBasedStateMachine):
+    """A URL, then setters in any order; after every step the URL is coherent and, where
+    ada_url is installed, has ada's href."""
+
+    @initialize(href=st.one_of(st.sampled_from(s.BASES), s.urls))
+    def start(self, href):
+        try:
+            self.url = engine.URL(href)
+        except Failure:
+            assume(False)
+        self.href = href
+        self.steps: list[tuple[str, str]] = []
+        self.ada = _ada_url(href) if ada_url is not None else None
+        if ada_url is not None and self.ada is None:
+            self._disagree(self.url.href, None)
+
+    @rule(step=s.setter_steps)
+    def set_attribute(self, step):
+        name, value = step
+        self.steps.append(step)
+        before = self.url.href
+        try:
+            setattr(self.url, name, value)
+        except Failure:
+            assert name == "href", f"the {name} setter raised Failure"
+            assert self.url.href == before, "a failed href setter changed the URL"
+        if self.ada is not None:
+            _ada_set(self.ada, name, value)
+
+    @rule(name=st.sampled_from(invariants.SETTERS))
+    def set_attribute_to_itself(self, name):
+        own = getattr(self.url, name)
+        # A getter's "" stands for null or empty (host, query, fragment), which the setter given
+        # "" need not restore: A:/ has a null host, and .host = "" gives it an empty one.
+        assume(own)
+        before = self.url.href
+        self.set_attribute((name, own))
+        assert self.url.href == before, f".{name} = {own!r} (its own value) changed {before!r}"
+
+    @invariant()
+    def coherent(self):
+        if hasattr(self, "url"):
+            invariants.check_url_object(self.url, f"URL({self.href!r}) then {self.steps!r}")
+
+    @invariant()
+    def same_href_as_ada(self):
+        if getattr(self, "ada", None) is not None and self.ada.href != self.url.href:
+            self._disagree(self.url.href, self.ada.href)
+
+    def _disagree(self, ours, theirs):
+        file_ada_disagreement(self.href, self.steps, ours, theirs)
+        raise AssertionError(f"URL({self.href!r}) then {self.steps!r}: engine href {ours!r}, "
+                             f"ada_url href {theirs!r}")
+
+
+class SearchParamsMachine(RuleBasedStateMachine):
+    """URLSearchParams against a list of pairs; when attached to a URL, every change writes the
+    serialized list back as the URL's query (null when empty)."""
+
+    @initialize(init=s.search_params_inits, attached=st.booleans(),
+                base=st.sampled_from(("http://h/p", "sc://h/p", "sc:opaque  ?x", "file:///x")))
+    def start(self, init, attached, base):
+        self.where = f"URLSearchParams({init!r})"
+        if attached:
+            self.url = engine.URL(base)
+            self.url.search = init
+            self.where = f"URL({base!r}) with search {init!r}: searchParams"
+            self.params = self.url.search_params
+            query = self.url.search[1:]
+        else:
+            self.url = None
+            self.params = engine.URLSearchParams(init)
+            text = to_usv(init)
+            query = text[1:] if text.startswith("?") else text
+        self.model = invariants.urlencoded_parse_model(query.encode("utf-8"))
+        self.written = False
+
+    @rule(op=s.search_params_ops)
+    def call(self, op):
+        self.where += f".{op[0]}({', '.join(map(repr, op[1:]))})"
+        got, expected = invariants.apply_search_params_op(self.params, self.model, op)
+        assert got == expected, f"{self.where} returned {got!r}, expected {expected!r}"
+        self.written = self.written or op[0] in ("append", "delete", "set", "sort")
+
+    @invariant()
+    def same_as_model(self):
+        if hasattr(self, "params"):
+            invariants.check_search_params_state(self.params, self.model, self.where)
+
+    @precondition(lambda self: getattr(self, "url", None) is not None and self.written)
+    @invariant()
+    def url_query_is_the_serialized_list(self):
+        serialized = invariants.urlencoded_serialize_model(self.model)
+        expected = "?" + serialized if serialized else ""
+        assert self.url.search == expected, (
+            f"{self.where}: url.search is {self.url.search!r}, expected {expected!r}")
+        assert self.url.href.split("#", 1)[0].endswith(expected), self.url.href
+        invariants.check_url_object(self.url, self.where)
+
+
+class HostMachine(RuleBasedStateMachine):
+    """Hosts parsed from any text; serialization, Unicode and ASCII forms, and equality."""
+
+    hosts = Bundle("hosts")
+
+    @rule(target=hosts, text=s.hosts)
+    def parse(self, text):
+        invariants.check_host_idempotence(text)
+        try:
+            return engine.parse_host(text)
+        except Failure:
+            return engine.parse_host("example.org")
+
+    @rule(host=hosts)
+    def serialize_and_reparse(self, host):
+        text = engine.serialize_host(host)
+        again = engine.parse_host(text)
+        assert type(again) is type(host) and again == host, f"{host!r} -> {text!r} -> {again!r}"
+
+    @rule(host=hosts)
+    def to_unicode_and_back(self, host):
+        if isinstance(host, engine.Domain):
+            invariants.check_domain_roundtrip(str(host))
+
+    @rule(a=hosts, b=hosts)
+    def compare(self, a, b):
+        same = engine.hosts_equal(a, b)
+        assert same == (engine.serialize_host(a) == engine.serialize_host(b)), (
+            f"hosts_equal({a!r}, {b!r}) = {same!r} but their serializations "
+            f"{engine.serialize_host(a)!r}, {engine.serialize_host(b)!r}")
+        assert engine.hosts_equal(b, a) == same, f"hosts_equal is not symmetric on {a!r}, {b!r}"

@@ -44,11 +44,24 @@ def _usv(value: object, what: str) -> str:
     return to_scalar_value_string(value)
 
 
+_base_cache: dict[str, URLRecord] = {}
+
+
 def api_url_parse(url: str, base: str | None = None) -> URLRecord:
-    """https://url.spec.whatwg.org/#api-url-parser"""
+    """https://url.spec.whatwg.org/#api-url-parser
+
+    Parsed bases are kept (up to a bound): code that resolves many inputs against one base, as a
+    fuzzer or a crawler does, parses it once. The parser only reads a base, never changes it.
+    """
     parsed_base = None
     if base is not None:
-        parsed_base = basic_url_parse(_usv(base, "base"))
+        base = _usv(base, "base")
+        parsed_base = _base_cache.get(base)
+        if parsed_base is None:
+            parsed_base = basic_url_parse(base)
+            if len(_base_cache) >= 256:
+                _base_cache.clear()
+            _base_cache[base] = parsed_base
     return basic_url_parse(_usv(url, "url"), parsed_base)
 
 

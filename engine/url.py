@@ -151,6 +151,8 @@ _segment_end = re.compile(r"[/?#]").search
 _segment_end_special_override = re.compile(r"[/\\]").search
 _segment_end_override = re.compile(r"/").search
 _opaque_path_end = re.compile(r"[?#]").search
+_host_end_special = re.compile(r"[:/?#\\\[\]]").search
+_host_end = re.compile(r"[:/?#\[\]]").search
 _authority_end_special = re.compile(r"[/\\?#]").search
 _authority_end = re.compile(r"[/?#]").search
 
@@ -326,6 +328,32 @@ def basic_url_parse_state_machine(
         # (The states are tested most frequent first.)
         if state == PATH:
             special = url.scheme in SPECIAL_SCHEMES
+            if not buffer and state_override is None and errors is None and url.scheme != "file":
+                # Whole-path shortcut: up to the query or fragment, a path with no "." or "%"
+                # (so no dot segments), no "\\" and nothing to percent-encode is its segments,
+                # split on "/", exactly as the segment-by-segment steps below would append them
+                # (and with nothing to report).
+                m = _opaque_path_end(input, pointer)
+                end = m.start() if m else n
+                run = input[pointer:end]
+                if (
+                    "." not in run
+                    and "%" not in run
+                    and "\\" not in run
+                    and PATH_PERCENT_ENCODE_SET.needs_encoding(run) is None
+                ):
+                    url.path.extend(run.split("/"))
+                    pointer = end
+                    if m is None:
+                        break
+                    if input[end] == "?":
+                        url.query = ""
+                        state = QUERY
+                    else:
+                        url.fragment = ""
+                        state = FRAGMENT
+                    pointer += 1
+                    continue
             if state_override is None:
                 m = (_segment_end_special if special else _segment_end)(input, pointer)
             else:
@@ -417,6 +445,11 @@ def basic_url_parse_state_machine(
                 elif url.scheme in SPECIAL_SCHEMES:
                     if base is not None and base.scheme == url.scheme:
                         state = SPECIAL_RELATIVE_OR_AUTHORITY
+                    elif input[pointer + 1 : pointer + 3] == "//" and input[pointer + 3 : pointer + 4] not in ("/", "\\"):
+                        # Shortcut through the special authority slashes and ignore slashes
+                        # states, which take exactly "//" here and report nothing.
+                        state = AUTHORITY
+                        pointer += 2
                     else:
                         state = SPECIAL_AUTHORITY_SLASHES
                 elif input[pointer + 1 : pointer + 2] == "/":
@@ -482,6 +515,10 @@ def basic_url_parse_state_machine(
                 # authority.
                 special = url.scheme in SPECIAL_SCHEMES
                 start = pointer
+                # Without brackets the host ends at the first ":" or delimiter: find it at once.
+                m = (_host_end_special if special else _host_end)(input, pointer)
+                if m is None or m.group() not in "[]":
+                    pointer = m.start() if m else n
                 while pointer < n:
                     c = input[pointer]
                     if c == ":" and not inside_brackets:

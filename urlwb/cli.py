@@ -34,7 +34,10 @@ class UsageError(Exception):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="urlwb", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="urlwb",
+        description="url-workbench: fuzzing, properties and differentials for the WHATWG URL Standard",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_) in SUBCOMMANDS.items():
         p = sub.add_parser(name, help=help_, description=help_)

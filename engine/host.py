@@ -61,11 +61,17 @@ class IPv4Address(int):
 
     __slots__ = ()
 
+    def __repr__(self) -> str:
+        return f"IPv4Address({serialize_ipv4(self)!r})"
+
 
 class IPv6Address(tuple):
     """https://url.spec.whatwg.org/#concept-ipv6 (a tuple of eight 16-bit pieces)"""
 
     __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"IPv6Address({serialize_ipv6(self)!r})"
 
 
 Host = Domain | IPv4Address | IPv6Address | OpaqueHost | EmptyHost

@@ -184,12 +184,13 @@ def load_sidecar(path: pathlib.Path) -> dict:
 
 
 def iter_seeds(target: str) -> Iterator[pathlib.Path]:
-    """The seed inputs of ``target``, sorted; hidden and temporary files skipped."""
+    """The seed inputs of ``target``, sorted; hidden and temporary files and folders skipped
+    (an unreadable entry is yielded: its reader reports and skips it, nothing deletes it)."""
     folder = seed_dir(target)
     if not folder.is_dir():
         return
     for path in sorted(folder.iterdir()):
-        if path.is_file() and not path.name.startswith("."):
+        if not path.name.startswith(".") and not path.is_dir():
             yield path
 
 
@@ -209,6 +210,16 @@ def iter_regress(target: str | None = None) -> Iterator[RegressEntry]:
                 continue
             side = sidecar_path(path)
             yield RegressEntry(t, path, load_sidecar(side) if side.exists() else None)
+
+
+def readable(path: pathlib.Path) -> bool:
+    """Whether ``path`` is a file that can be read; if not, a one-line warning says so."""
+    path = pathlib.Path(path)
+    if path.is_file() and os.access(path, os.R_OK):
+        return True
+    why = "a dangling link" if path.is_symlink() and not path.exists() else "not a readable file"
+    print(f"urlwb: skipping unreadable {path} ({why})", file=sys.stderr)
+    return False
 
 
 def read_input(path: pathlib.Path) -> bytes | None:

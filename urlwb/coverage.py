@@ -58,26 +58,47 @@ def _parts(prefix: pathlib.Path) -> list[pathlib.Path]:
 
 # -- measuring the sources --------------------------------------------------------------------
 
-def measure_corpus(targets: list[str], out: pathlib.Path, *, include_work: bool = True,
-                   extra: dict[str, list[pathlib.Path]] | None = None, log=print) -> pathlib.Path:
-    """Replay the corpora of ``targets`` under coverage (child processes), combined into ``out``."""
+def corpus_paths(target: str, include_work: bool = True) -> list[pathlib.Path]:
+    paths = list(corpus_store.iter_seeds(target))
+    paths += [e.path for e in corpus_store.iter_regress(target)]
+    work = corpus_store.work_root() / "corpus" / target
+    if include_work and work.is_dir():
+        paths += sorted(p for p in work.iterdir() if p.is_file())
+    return paths
+
+
+def replay_covered(target: str, paths: list[pathlib.Path], prefix: pathlib.Path) -> int:
+    """Replay ``paths`` under coverage into ``prefix.*`` data files; how many failed."""
     from urlwb.replay import replay
+
+    return sum(not o.ok for o in replay(target, paths, coverage_file=prefix)) if paths else 0
+
+
+def measure_corpus(targets: list[str], out: pathlib.Path, *, include_work: bool = True,
+                   log=print, workers: int = 2) -> pathlib.Path:
+    """Replay the corpora of ``targets`` under coverage (child processes, ``workers`` at a
+    time), combined into ``out``."""
+    from concurrent.futures import ThreadPoolExecutor
 
     prefix = out.with_name(out.name + "-part")
     for old in _parts(prefix):
         old.unlink()
-    for target in targets:
-        paths = list(corpus_store.iter_seeds(target))
-        paths += [e.path for e in corpus_store.iter_regress(target)]
-        work = corpus_store.work_root() / "corpus" / target
-        if include_work and work.is_dir():
-            paths += sorted(p for p in work.iterdir() if p.is_file())
-        paths += (extra or {}).get(target, [])
-        if paths:
-            outcomes = replay(target, paths, coverage_file=prefix)
-            failing = sum(not o.ok for o in outcomes)
-            log(f"  {target:14} {len(paths):6} inputs replayed" + (f" ({failing} failing)" if failing else ""))
+    jobs = {t: corpus_paths(t, include_work) for t in targets}
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        failing = dict(zip(jobs, pool.map(lambda t: replay_covered(t, jobs[t], prefix), jobs)))
+    for t, paths in jobs.items():
+        log(f"  {t:14} {len(paths):6} inputs replayed" + (f" ({failing[t]} failing)" if failing[t] else ""))
     return combine(_parts(prefix), out, keep=False)
+
+
+def engine_fingerprint() -> str:
+    """SHA-1 of the engine's sources: coverage data of different sources does not combine."""
+    import hashlib
+
+    h = hashlib.sha1()
+    for path in engine_files():
+        h.update(path.name.encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()
 
 
 def measure_wpt(out: pathlib.Path) -> pathlib.Path:

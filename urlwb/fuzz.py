@@ -31,6 +31,8 @@ _FORK_STATUS = re.compile(r"^#(\d+): cov: (\d+) ft: (\d+) corp: (\d+) exec/s:? (
                           r"oom/timeout/crash: (\d+)/(\d+)/(\d+)")
 _STAT = re.compile(r"^stat::(\w+):\s+(\d+)")
 _ARTIFACT = re.compile(r"Test unit written to (\S+)")
+#: Python start-up and instrumentation before libFuzzer's clock starts, taken off -max_total_time
+STARTUP_SECONDS = 2.0
 
 
 @dataclasses.dataclass
@@ -125,7 +127,7 @@ def _run_once(target: str, seconds: float, fork: int, result: RunResult, t0: flo
     seeds = [str(corpus_store.seed_dir(target))] if corpus_store.seed_dir(target).is_dir() else []
     cmd = target_command(target) + [
         str(corpus_store.work_dir(target)), *seeds,
-        f"-max_total_time={max(1, int(seconds))}", f"-artifact_prefix={artifact_dir(target)}/",
+        f"-max_total_time={max(1, int(seconds - STARTUP_SECONDS))}", f"-artifact_prefix={artifact_dir(target)}/",
         "-print_final_stats=1", "-timeout=10", "-rss_limit_mb=2048",
         *libfuzzer_flags(target)]
     if fork:

@@ -33,7 +33,7 @@ STARTUP_TIMEOUT = 120.0
 class Outcome:
     path: pathlib.Path
     ok: bool
-    kind: str = ""          # for a failure: invariant | exception | timeout
+    kind: str = ""          # for a failure: invariant | exception | timeout; "skipped": unreadable
     signature: str = ""
     detail: str = ""
     stderr: str = ""
@@ -52,10 +52,17 @@ def _reader(stream, q: queue.Queue) -> None:
 def replay(target: str, paths: list[pathlib.Path], *, timeout: float = 10.0,
            coverage_file: pathlib.Path | None = None,
            progress: Callable[[int, int], None] | None = None) -> list[Outcome]:
-    """Run every input of ``paths`` through ``target``'s check; one Outcome per input, in order."""
+    """Run every input of ``paths`` through ``target``'s check; one Outcome per input, in order.
+    Unreadable inputs are reported (stderr) and skipped: Outcome(ok=True, kind="skipped")."""
+    all_paths = [pathlib.Path(p) for p in paths]
+    ok = [corpus_store.readable(p) for p in all_paths]
+    done = iter(_replay(target, [p for p, good in zip(all_paths, ok) if good], timeout, coverage_file, progress))
+    return [next(done) if good else Outcome(p, True, "skipped") for p, good in zip(all_paths, ok)]
+
+
+def _replay(target, paths, timeout, coverage_file, progress) -> list[Outcome]:
     from urlwb import triage
 
-    paths = [pathlib.Path(p) for p in paths]
     outcomes: dict[int, Outcome] = {}
     if not paths:
         return []

@@ -259,10 +259,10 @@ def _adapt(delta: int, numpoints: int, first_time: bool) -> int:
 def punycode_encode(label: str) -> str:
     """RFC 3492 6.3, the Punycode encoder.
 
-    Deviation from the RFC's loop (not from its output): instead of scanning the whole input once
-    per distinct code point, which is quadratic for a label of many distinct code points (as is
-    Python's ``punycode`` codec), each insertion's delta is counted with a Fenwick tree over the
-    positions of the code points already handled: O(n log n).
+    Deviation from the RFC's loop (not from its output): for a long label, instead of scanning the
+    whole input once per distinct code point, which is quadratic for a label of many distinct code
+    points (as is Python's ``punycode`` codec), each insertion's delta is counted with a Fenwick
+    tree over the positions of the code points already handled: O(n log n).
     """
     cps = [ord(c) for c in label]
     size = len(cps)
@@ -270,59 +270,71 @@ def punycode_encode(label: str) -> str:
     h = b = len(out)
     if b:
         out.append("-")
-    positions: dict[int, list[int]] = {}
-    tree = [0] * (size + 1)
-
-    def mark(i: int) -> None:
-        i += 1
-        while i <= size:
-            tree[i] += 1
-            i += i & -i
-
-    def before(i: int) -> int:  # how many marked positions are < i
-        total = 0
-        while i > 0:
-            total += tree[i]
-            i -= i & -i
-        return total
-
-    for i, cp in enumerate(cps):
-        if cp < 0x80:
-            if size > 64:
-                mark(i)
-        else:
-            positions.setdefault(cp, []).append(i)
+    distinct = sorted({cp for cp in cps if cp >= 0x80})
     n, delta, bias = 0x80, 0, 72
-    for m in sorted(positions):
+    digits = _DIGITS
+    long = size > 64
+    if long:
+        positions: dict[int, list[int]] = {}
+        tree = [0] * (size + 1)
+        for i, cp in enumerate(cps):
+            if cp < 0x80:
+                j = i + 1
+                while j <= size:
+                    tree[j] += 1
+                    j += j & -j
+            else:
+                positions.setdefault(cp, []).append(i)
+
+        def before(i: int) -> int:  # how many handled positions are < i
+            total = 0
+            while i > 0:
+                total += tree[i]
+                i -= i & -i
+            return total
+
+    for m in distinct:
         delta += (m - n) * (h + 1)
         n = m
-        prev = 0
-        for i in positions[m]:
-            # The code points before i (since the last insertion) that are less than n.
-            if size <= 64:  # short labels: count directly, cheaper than the tree
-                delta += sum(1 for j in range(prev, i) if cps[j] < m)
-            else:
-                delta += before(i) - before(prev)
+        if long:
+            # The occurrences of n, each with the count of smaller code points since the last.
+            prev = 0
+            counts = []
+            for i in positions[m]:
+                counts.append(before(i) - before(prev))
+                prev = i + 1
+            tail = before(size) - before(prev)
+            for i in positions[m]:
+                j = i + 1
+                while j <= size:
+                    tree[j] += 1
+                    j += j & -j
+        else:
+            counts = []
+            run = 0
+            for c in cps:
+                if c < n:
+                    run += 1
+                elif c == n:
+                    counts.append(run)
+                    run = 0
+            tail = run
+        for count in counts:
+            delta += count
+            # Encode delta as a generalized variable-length integer.
             q, k = delta, _BASE
             while True:
                 t = _TMIN if k <= bias else _TMAX if k >= bias + _TMAX else k - bias
                 if q < t:
                     break
-                out.append(_DIGITS[t + (q - t) % (_BASE - t)])
+                out.append(digits[t + (q - t) % (_BASE - t)])
                 q = (q - t) // (_BASE - t)
                 k += _BASE
-            out.append(_DIGITS[q])
+            out.append(digits[q])
             bias = _adapt(delta, h + 1, h == b)
             delta = 0
             h += 1
-            prev = i + 1
-        if size <= 64:
-            delta += sum(1 for j in range(prev, size) if cps[j] < m)
-        else:
-            delta += before(size) - before(prev)
-            for i in positions[m]:
-                mark(i)
-        delta += 1
+        delta += tail + 1
         n += 1
     return "".join(out)
 

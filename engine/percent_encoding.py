@@ -169,7 +169,10 @@ def _utf8_percent_encode(s: str, encode_set: PercentEncodeSet, space_as_plus: bo
         return s
     start = first.start()
     table = encode_set.plus_table if space_as_plus else encode_set.table
-    data = to_scalar_value_string(s[start:]).encode("utf-8")
+    try:
+        data = s[start:].encode("utf-8")
+    except UnicodeEncodeError:  # surrogates: convert to a scalar value string first
+        data = to_scalar_value_string(s[start:]).encode("utf-8")
     return s[:start] + "".join(map(table.__getitem__, data))
 
 

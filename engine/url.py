@@ -319,6 +319,7 @@ def basic_url_parse_state_machine(
     # 6./7. buffer, atSignSeen, insideBrackets, passwordTokenSeen.
     buffer = ""
     at_sign_seen = inside_brackets = password_token_seen = False
+    shortcut = True
     # 8. Let pointer be a pointer for input.
     pointer = 0
     n = len(input)
@@ -328,7 +329,8 @@ def basic_url_parse_state_machine(
         # (The states are tested most frequent first.)
         if state == PATH:
             special = url.scheme in SPECIAL_SCHEMES
-            if not buffer and state_override is None and errors is None and url.scheme != "file":
+            if shortcut and not buffer and state_override is None and errors is None and url.scheme != "file":
+                shortcut = False  # tried once per parse: trying again per segment would be quadratic
                 # Whole-path shortcut: up to the query or fragment, a path with no "." or "%"
                 # (so no dot segments), no "\\" and nothing to percent-encode is its segments,
                 # split on "/", exactly as the segment-by-segment steps below would append them

@@ -190,7 +190,29 @@ def fuzz_target(target: str, seconds: float, jobs: int = 1, *, progress: Progres
     result.seconds = time.monotonic() - t0
     if progress:
         progress.done()
+    add_to_stats(result)
     return result
+
+
+def stats_path() -> pathlib.Path:
+    return corpus_store.work_root() / "stats.json"
+
+
+def load_stats() -> dict:
+    """Executions and seconds per target over every run on this machine (``.urlwb/stats.json``)."""
+    try:
+        return json.loads(stats_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def add_to_stats(result: RunResult) -> None:
+    stats = load_stats()
+    entry = stats.setdefault(result.target, {"execs": 0, "seconds": 0.0, "runs": 0})
+    entry["execs"] += result.execs
+    entry["seconds"] = round(entry["seconds"] + result.seconds, 1)
+    entry["runs"] += 1
+    corpus_store.atomic_write(stats_path(), json.dumps(stats, indent=1, sort_keys=True).encode())
 
 
 def save_run(results: list[RunResult], out: pathlib.Path) -> None:

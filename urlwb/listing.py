@@ -29,8 +29,10 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     from urlwb.cliutil import shorten
+    from urlwb.fuzz import load_stats
     from urlwb.triage import artifact_dir, pending_artifacts
 
+    stats = load_stats()
     targets = corpus_store.resolve_targets(args.targets)
     rows = []
     findings = []
@@ -40,10 +42,12 @@ def run(args) -> int:
         work = corpus_store.work_root() / "corpus" / t
         rows.append((t, corpus_store.TARGETS[t], _count(corpus_store.seed_dir(t)), _count(work),
                      sum(e.status == "open" for e in entries), sum(e.status == "fixed" for e in entries),
-                     len(pending_artifacts(t)) if artifact_dir(t).is_dir() else 0))
-    print(f"{'target':14} {'module':30} {'seeds':>5} {'work':>6} {'open':>4} {'fixed':>5} {'untriaged':>9}")
+                     len(pending_artifacts(t)) if artifact_dir(t).is_dir() else 0,
+                     stats.get(t, {}).get("execs", 0)))
+    print(f"{'target':14} {'module':30} {'seeds':>5} {'work':>6} {'open':>4} {'fixed':>5} {'untriaged':>9} "
+          f"{'executions (all runs)':>21}")
     for r in rows:
-        print(f"{r[0]:14} {r[1]:30} {r[2]:>5} {r[3]:>6} {r[4]:>4} {r[5]:>5} {r[6]:>9}")
+        print(f"{r[0]:14} {r[1]:30} {r[2]:>5} {r[3]:>6} {r[4]:>4} {r[5]:>5} {r[6]:>9} {r[7]:>21,}")
     if args.findings or args.status:
         print()
         for e in findings:

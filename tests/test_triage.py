@@ -1,0 +1,74 @@
+"""Signatures of failures and libFuzzer's status lines, as urlwb reads them."""
+
+from __future__ import annotations
+
+import signal
+
+from urlwb.fuzz import parse_status
+from urlwb.triage import classify, parse_traceback
+
+INVARIANT = '''Traceback (most recent call last):
+  File "/x/fuzzers/fuzz_idna.py", line 21, in check
+    invariants.check_domain_roundtrip(Reader(data).rest())
+  File "{root}/properties/invariants.py", line 470, in check_domain_roundtrip
+    _fail(f"{{where}}; domain_to_unicode gives {{u!r}}")
+  File "{root}/properties/invariants.py", line 60, in _fail
+    raise AssertionError(message)
+AssertionError: domain_to_ascii('xn---59d') = 'xn---59d'
+'''
+
+EXCEPTION = '''Traceback (most recent call last):
+  File "{root}/fuzzers/fuzz_url.py", line 30, in check
+    invariants.check_url_idempotence(url, base)
+  File "{root}/engine/url.py", line 300, in basic_url_parse
+    return _state(x)
+           ^^^^^^^^^
+  File "{root}/engine/host.py", line 120, in parse_ipv4
+    n = parts[4]
+        ~~~~~^^^
+IndexError: list index out of range
+'''
+
+TIMEOUT_DUMP = '''Current thread 0x00007f00 (most recent call first):
+  File "{root}/engine/idna.py", line 88 in punycode_decode
+  File "{root}/engine/idna.py", line 40 in domain_to_ascii
+  File "{root}/fuzzers/fuzz_idna.py", line 21 in check
+'''
+
+
+def _fill(text):
+    from urlwb.corpus_store import ROOT
+    return text.format(root=ROOT)
+
+
+def test_invariant_signature_names_the_check_and_its_failing_line():
+    kind, sig, detail = classify(_fill(INVARIANT), 1)
+    assert kind == "invariant"
+    assert sig.startswith("invariant:check_domain_roundtrip:") and len(sig.rsplit(":", 1)[1]) == 8
+    assert detail.startswith("AssertionError: domain_to_ascii")
+    moved = _fill(INVARIANT).replace("line 470", "line 512")      # other lines of the file moved
+    assert classify(moved, 1)[1] == sig
+    other_site = _fill(INVARIANT).replace("domain_to_unicode gives", "domain_to_ascii gives")
+    assert classify(other_site, 1)[1] != sig
+
+
+def test_exception_signature_is_type_and_innermost_engine_frame():
+    kind, sig, detail = classify(_fill(EXCEPTION), 1)
+    assert (kind, sig) == ("exception", "exception:IndexError@engine/host.py:parse_ipv4")
+    frames, exc = parse_traceback(_fill(EXCEPTION))
+    assert [f.func for f in frames] == ["check", "basic_url_parse", "parse_ipv4"]
+    assert frames[-1].source == "n = parts[4]"
+
+
+def test_timeout_and_signal_signatures():
+    assert classify(_fill(TIMEOUT_DUMP), None, timed_out=True)[:2] == (
+        "timeout", "timeout@engine/idna.py:punycode_decode")
+    assert classify("", -signal.SIGSEGV)[1] == "crash:SIGSEGV"
+
+
+def test_libfuzzer_status_lines():
+    s = parse_status("#16410\tREDUCE cov: 72 ft: 283 corp: 41/609b lim: 76 exec/s: 2051 rss: 47Mb L: 6/50")
+    assert (s.execs, s.cov, s.ft, s.corp, s.exec_s) == (16410, 72, 283, 41, 2051)
+    s = parse_status("#2884: cov: 235 ft: 236 corp: 34 exec/s 1442 oom/timeout/crash: 0/1/2 time: 6s job: 1")
+    assert (s.execs, s.cov, s.ft, s.corp, s.exec_s, s.crashes) == (2884, 235, 236, 34, 1442, 2)
+    assert parse_status("INFO: Seed: 1") is None

@@ -76,7 +76,9 @@ class URL:
     def _initialize(self, record: URLRecord) -> None:
         """https://url.spec.whatwg.org/#url-initialize"""
         self._url = record
-        self._query = URLSearchParams._for_url(self, record.query or "")
+        # The query object is made on first use of search_params (then kept: [SameObject]); until
+        # then there is no list to keep in step with the URL's query.
+        self._query = None
 
     @classmethod
     def parse(cls, url: str, base: str | None = None) -> "URL | None":
@@ -109,7 +111,8 @@ class URL:
         # Raises Failure (the Standard's TypeError) when value does not parse.
         record = basic_url_parse(_usv(value, "href"))
         self._url = record
-        self._query._list = form_urlencoded_string_parse(record.query) if record.query is not None else []
+        if self._query is not None:
+            self._query._list = form_urlencoded_string_parse(record.query) if record.query is not None else []
 
     def to_json(self) -> str:
         """https://url.spec.whatwg.org/#dom-url-tojson"""
@@ -253,17 +256,21 @@ class URL:
         url = self._url
         if value == "":
             url.query = None
-            self._query._list = []
+            if self._query is not None:
+                self._query._list = []
             return
         if value[0] == "?":
             value = value[1:]
         url.query = ""
         basic_url_parse(value, url=url, state_override=QUERY)
-        self._query._list = form_urlencoded_string_parse(value)
+        if self._query is not None:
+            self._query._list = form_urlencoded_string_parse(value)
 
     @property
     def search_params(self) -> "URLSearchParams":
         """https://url.spec.whatwg.org/#dom-url-searchparams"""
+        if self._query is None:
+            self._query = URLSearchParams._for_url(self, self._url.query or "")
         return self._query
 
     @property

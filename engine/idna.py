@@ -222,8 +222,8 @@ def _process(domain: str, check_hyphens: bool, use_std3: bool) -> list[str]:
                 raise _Error("non-ASCII in a Punycode label")
             # 4.2. Convert the rest of the label from Punycode.
             try:
-                decoded_label = label[4:].encode("ascii").decode("punycode")
-            except (UnicodeError, ValueError, IndexError, OverflowError) as exc:
+                decoded_label = punycode_decode(label[4:])
+            except ValueError as exc:
                 raise _Error(f"invalid Punycode: {exc}") from None
             # 4.3. The decoded label must not be empty or all ASCII.
             if not decoded_label or decoded_label.isascii():
@@ -337,6 +337,70 @@ def punycode_encode(label: str) -> str:
         delta += tail + 1
         n += 1
     return "".join(out)
+
+
+_MAXINT = 0xFFFFFFFF
+
+
+def _digit_value(c: str) -> int:
+    cp = ord(c)
+    if 0x61 <= cp <= 0x7A:
+        return cp - 0x61
+    if 0x41 <= cp <= 0x5A:
+        return cp - 0x41
+    if 0x30 <= cp <= 0x39:
+        return cp - 22
+    raise ValueError(f"not a Punycode digit: {c!r}")
+
+
+def punycode_decode(encoded: str) -> str:
+    """RFC 3492 6.2, the Punycode decoder (overflow per a 32-bit unsigned maxint); ValueError on
+    failure.
+
+    Deviation from Python's ``punycode`` codec, which is not used here: the codec consumes the
+    last delimiter even when no basic code points precede it, so it decodes "-59d" (as in
+    "xn---59d") where RFC 3492 fails ("if more than zero code points were consumed then consume
+    one more"); the domain parser and domain to Unicode then disagree on such a label.
+    """
+    n, i, bias = 0x80, 0, 72
+    pos = encoded.rfind("-")
+    if pos > 0:
+        output = list(encoded[:pos])
+        if not encoded[:pos].isascii():
+            raise ValueError("non-basic code point before the delimiter")
+        rest = encoded[pos + 1 :]
+    else:
+        output = []
+        rest = encoded
+    index, length = 0, len(rest)
+    while index < length:
+        old_i, w, k = i, 1, _BASE
+        while True:
+            if index >= length:
+                raise ValueError("truncated Punycode")
+            digit = _digit_value(rest[index])
+            index += 1
+            if digit > (_MAXINT - i) // w:
+                raise ValueError("Punycode overflow")
+            i += digit * w
+            t = _TMIN if k <= bias else _TMAX if k >= bias + _TMAX else k - bias
+            if digit < t:
+                break
+            if w > _MAXINT // (_BASE - t):
+                raise ValueError("Punycode overflow")
+            w *= _BASE - t
+            k += _BASE
+        size = len(output) + 1
+        bias = _adapt(i - old_i, size, old_i == 0)
+        if i // size > _MAXINT - n:
+            raise ValueError("Punycode overflow")
+        n += i // size
+        i %= size
+        if n > 0x10FFFF:
+            raise ValueError("Punycode decodes beyond U+10FFFF")
+        output.insert(i, chr(n))
+        i += 1
+    return "".join(output)
 
 
 def unicode_to_ascii(domain: str, *, check_hyphens: bool, use_std3: bool, verify_dns_length: bool) -> str:

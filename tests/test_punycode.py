@@ -40,3 +40,29 @@ def test_long_labels_match_python_codec():
 @pytest.mark.parametrize("label,expected", [("bücher", "bcher-kva"), ("☕", "53h"), ("ü", "tda"), ("", "")])
 def test_known_labels(label, expected):
     assert punycode_encode(label) == expected
+
+
+def test_decoder_inverts_encoder():
+    from engine.idna import punycode_decode
+
+    for s in _strings(7, 500):
+        assert punycode_decode(punycode_encode(s)) == s, repr(s)
+
+
+@pytest.mark.parametrize("encoded", ["-59d", "-", "-a", "a-9999999999999999", "99999999999", "a-b!"])
+def test_decoder_fails_as_rfc_3492_says(encoded):
+    """A delimiter with no basic code points before it is not consumed ("-59d" fails, though
+    Python's codec decodes it); overflow and non-digits fail."""
+    from engine.idna import punycode_decode
+
+    with pytest.raises(ValueError):
+        punycode_decode(encoded)
+
+
+def test_non_canonical_ace_label_round_trips():
+    """Found by fuzz_idna: domain to Unicode of "xn---59d" must fail (and return the domain), or
+    the domain parser and domain to Unicode would not round-trip."""
+    import engine
+
+    assert engine.domain_to_unicode("xn---59d") == "xn---59d"
+    assert engine.domain_to_ascii(engine.domain_to_unicode("xn---59d")) == "xn---59d"

@@ -2,7 +2,8 @@
 
 - each core target is an executable script with a shebang, a docstring stating its invariant,
   ``check``/``TestOneInput``/``main``, and no exception handler but for engine.Failure;
-- each runs as OSS-Fuzz runs it: ``python fuzzers/fuzz_x.py -runs=N corpus_dir`` (fixed seed);
+- each runs as OSS-Fuzz runs it: ``python fuzzers/fuzz_x.py -runs=N corpus_dir`` (fixed seed),
+  with its ``.options`` as flags (so libFuzzer itself parses its ``.dict``);
 - ``.clusterfuzzlite/build.sh`` (run with stand-ins for ``compile_python_fuzzer`` and ``pip3``)
   puts every target, its ``<name>_seed_corpus.zip`` (exactly the seed folder), ``.dict`` and
   ``.options`` into ``$OUT``; every ``.options`` parses;
@@ -24,6 +25,7 @@ import zipfile
 import pytest
 
 from urlwb import corpus_store
+from urlwb.fuzz import libfuzzer_flags
 from urlwb.fuzzdata import Reader, Writer
 
 ROOT = corpus_store.ROOT
@@ -68,7 +70,7 @@ def test_runs_as_oss_fuzz_runs_it(target, tmp_path):
         shutil.copy(seed, corpus)
     proc = subprocess.run(
         [sys.executable, str(ROOT / corpus_store.TARGETS[target]), f"-runs={RUNS}", "-seed=1",
-         f"-artifact_prefix={tmp_path}/", str(corpus)],
+         f"-artifact_prefix={tmp_path}/", *libfuzzer_flags(target), str(corpus)],
         cwd=tmp_path, env=_env(), capture_output=True, text=True, errors="replace", timeout=240)
     tail = "\n".join(proc.stderr.splitlines()[-25:])
     assert proc.returncode == 0, f"fuzz_{target} exited {proc.returncode}:\n{tail}"

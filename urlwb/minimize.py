@@ -1,9 +1,10 @@
-"""``urlwb minimize FILE [--target T]``: minimize one failing input with libFuzzer.
+"""``urlwb minimize FILE [--target T]``: minimize one failing input.
 
-Runs ``fuzzers/fuzz_<target>.py -minimize_crash=1 -runs=N -max_total_time=S
--exact_artifact_path=OUT FILE``: libFuzzer keeps mutating the input towards smaller ones that
-still fail. libFuzzer accepts *any* failure as smaller; ``urlwb triage`` keeps the result only
-when its signature is the original one. The target is the ``--target`` given, or read from the
+First libFuzzer: ``fuzzers/fuzz_<target>.py -minimize_crash=1 -runs=N -max_total_time=S
+-exact_artifact_path=OUT FILE`` keeps mutating the input towards smaller ones that still fail;
+libFuzzer accepts *any* failure as smaller, so its result is kept only when its signature is the
+original one. Then ``shrink``: delta debugging that removes runs of bytes while the signature
+stays the same (libFuzzer's mutations rarely hit the right bytes of a structured input). The target is the ``--target`` given, or read from the
 path (``corpus/<target>/...`` or ``.urlwb/artifacts/<target>/...``).
 """
 
@@ -46,6 +47,46 @@ def minimize(target: str, path: pathlib.Path, *, seconds: float = 30.0, runs: in
         return out.read_bytes() if out.exists() else None
 
 
+def shrink(target: str, data: bytes, signature: str, *, seconds: float = 20.0,
+           timeout: float = 10.0, chunk: int = 8) -> bytes:
+    """Delta debugging that keeps the signature: remove ever smaller runs of bytes while the
+    input still fails the same way. Candidates are replayed a few at a time in one child
+    (``urlwb.replay``), the first that keeps the signature is taken."""
+    import time
+
+    from urlwb.replay import replay
+
+    deadline = time.monotonic() + seconds
+    best, size, seen = data, max(1, len(data) // 2), {data}
+    with tempfile.TemporaryDirectory(prefix="urlwb-shrink-") as tmp:
+        while size >= 1 and time.monotonic() < deadline:
+            candidates = []
+            for i in range(0, len(best), size):
+                c = best[:i] + best[i + size:]
+                if c and c not in seen:
+                    seen.add(c)
+                    candidates.append(c)
+            hit = None
+            for start in range(0, len(candidates), chunk):
+                if time.monotonic() >= deadline:
+                    break
+                batch = candidates[start:start + chunk]
+                paths = []
+                for n, c in enumerate(batch):
+                    paths.append(pathlib.Path(tmp, f"c{start + n}"))
+                    paths[-1].write_bytes(c)
+                outcomes = replay(target, paths, timeout=timeout)
+                hit = next((c for c, o in zip(batch, outcomes) if not o.ok and o.signature == signature), None)
+                if hit is not None:
+                    break
+            if hit is not None:
+                best = hit
+                size = min(size, max(1, len(best) // 2))
+            else:
+                size //= 2
+    return best
+
+
 def target_of(path: pathlib.Path) -> str | None:
     parts = path.resolve().parts
     for i, part in enumerate(parts[:-1]):
@@ -81,14 +122,18 @@ def run(args) -> int:
     if before.ok:
         print(f"{args.file}: passes the {target} check; nothing to minimize", file=sys.stderr)
         return 1
-    print(f"{args.file}: {len(args.file.read_bytes())} bytes, {before.signature}")
-    small = minimize(target, args.file, seconds=args.seconds)
+    data = args.file.read_bytes()
+    print(f"{args.file}: {len(data)} bytes, {before.signature}")
     out = args.output or args.file.with_name(args.file.name + ".min")
-    if small is None:
-        print("libFuzzer found nothing smaller")
-        return 0
-    corpus_store.atomic_write(out, small)
-    after = replay(target, [out])[0]
-    same = "same signature" if after.signature == before.signature else f"NEW signature {after.signature}"
-    print(f"{out}: {len(small)} bytes, {same}")
+    small = minimize(target, args.file, seconds=args.seconds / 2)
+    if small is not None and len(small) < len(data):
+        corpus_store.atomic_write(out, small)
+        after = replay(target, [out])[0]
+        if after.signature == before.signature:
+            data = small
+        print(f"libFuzzer: {len(small)} bytes, " + ("same signature" if after.signature == before.signature
+                                                     else f"other signature {after.signature} (dropped)"))
+    data = shrink(target, data, before.signature, seconds=args.seconds / 2)
+    corpus_store.atomic_write(out, data)
+    print(f"{out}: {len(data)} bytes, same signature")
     return 0

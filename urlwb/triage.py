@@ -145,10 +145,22 @@ def known_signatures(target: str) -> set[str]:
     return {e.signature for e in corpus_store.iter_regress(target) if e.sidecar}
 
 
+def _replay_bytes(target: str, artifact: pathlib.Path, data: bytes, timeout: float):
+    from urlwb.replay import replay
+
+    tmp = artifact.parent / f".min-{artifact.name}"
+    tmp.write_bytes(data)
+    try:
+        return replay(target, [tmp], timeout=timeout)[0]
+    finally:
+        tmp.unlink()
+
+
 def triage_artifact(target: str, artifact: pathlib.Path, *, minimize: bool = True,
                     minimize_seconds: float = 30.0, timeout: float = 10.0, log=print) -> Triaged:
     """Replay, deduplicate, minimize and file one artifact (see the module docstring)."""
     from urlwb.minimize import minimize as run_minimize
+    from urlwb.minimize import shrink
     from urlwb.replay import replay
 
     data = artifact.read_bytes()
@@ -162,14 +174,14 @@ def triage_artifact(target: str, artifact: pathlib.Path, *, minimize: bool = Tru
         return Triaged(target, moved, "duplicate", outcome.signature)
     small = data
     if minimize and len(data) > 1:
-        candidate = run_minimize(target, artifact, seconds=minimize_seconds)
+        candidate = run_minimize(target, artifact, seconds=minimize_seconds / 2)
         if candidate is not None and len(candidate) < len(data):
-            tmp = artifact.parent / f".min-{artifact.name}"
-            tmp.write_bytes(candidate)
-            again = replay(target, [tmp], timeout=timeout)[0]
-            tmp.unlink()
+            again = _replay_bytes(target, artifact, candidate, timeout)
             if not again.ok and again.signature == outcome.signature:
                 small, outcome = candidate, again
+        shrunk = shrink(target, small, outcome.signature, seconds=minimize_seconds / 2, timeout=timeout)
+        if shrunk != small:
+            small, outcome = shrunk, _replay_bytes(target, artifact, shrunk, timeout)
     extra = {"artifact": artifact.name, "original_size": len(data), "size": len(small),
              "note": f"found by fuzz_{target}; {outcome.detail.splitlines()[0][:300] if outcome.detail else outcome.kind}"}
     entry = corpus_store.record_finding(target, small, outcome.signature, outcome.kind,

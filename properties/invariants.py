@@ -40,6 +40,7 @@ __all__ = [
     "check_urlencoded_roundtrip",
     "check_setters",
     "check_search_params",
+    "check_search_setter",
     "check_url_object",
     "check_search_params_state",
     "apply_search_params_op",
@@ -847,3 +848,30 @@ def check_fast_path(input: str) -> None:
         raise AssertionError(f"fast path accepted {input!r}, the state machine fails: {exc}") from None
     assert fast == slow, f"fast path {engine.serialize_url(fast)!r} != state machine {engine.serialize_url(slow)!r} for {input!r}"
     assert engine.serialize_url(fast) == engine.serialize_url(slow)
+
+
+def check_search_setter(href: str, value: str) -> None:
+    """https://url.spec.whatwg.org/#dom-url-search
+
+    After ``url.search = value`` the URL's query object lists the pairs of ``value`` itself
+    (one leading '?' removed; none for ""), whether or not ``search_params`` was taken before:
+    the Standard makes the query object with the URL and the setter parses the given value,
+    not the URL's query (which has tabs and newlines stripped).
+    """
+    try:
+        url = engine.URL(href)
+    except Failure:
+        return
+    text = to_usv(value)
+    query = text[1:] if text.startswith("?") else text
+    expected = urlencoded_parse_model(query.encode("utf-8"))
+    for taken_first in (True, False):
+        url = engine.URL(href)
+        if taken_first:
+            url.search_params  # noqa: B018
+        url.search = value
+        listed = [tuple(p) for p in url.search_params]
+        if listed != expected:
+            _fail(f"URL({href!r}); {'url.search_params; ' if taken_first else ''}"
+                  f"url.search = {value!r}: search_params lists {listed!r}, expected "
+                  f"{expected!r}")

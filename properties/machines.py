@@ -4,8 +4,9 @@ https://url.spec.whatwg.org/#api
 
 - ``URLSetterMachine``: a URL, then any sequence of setter calls, coherent after every step
   (invariants.check_url_object); where ``ada_url`` imports, every step is also applied to an
-  ``ada_url.URL`` and both must give the same href. A disagreement is recorded in the
-  regression corpus (target ``properties``, both answers in the sidecar) before the run fails.
+  ``ada_url.URL`` and both must give the same href. A disagreement (once shrunk) is recorded
+  in the regression corpus (target ``properties``, both answers in the sidecar) and fails the
+  run, unless a documented ada deviation (ADA_KNOWN_DEVIATIONS) explains it.
 - ``SearchParamsMachine``: ``URLSearchParams`` against a plain list of pairs, every method, both
   free-standing and attached to a URL (whose query it must write back after each change).
 - ``HostMachine``: hosts parsed, serialized, taken to Unicode and back to ASCII, and compared.
@@ -16,7 +17,8 @@ Each is exposed as ``Machine.TestCase`` for pytest (properties/test_machines.py)
 from __future__ import annotations
 
 import hypothesis.strategies as st
-from hypothesis import assume
+from hypothesis import assume, event
+from hypothesis.control import current_build_context
 from hypothesis.stateful import (Bundle, RuleBasedStateMachine, initialize, invariant,
                                  precondition, rule)
 
@@ -83,18 +85,61 @@ def check_setters_against_ada(href: str, steps) -> None:
                              f"is {ours!r}, ada_url's {theirs!r}")
 
 
+def _differing_getters(ours: str | None, theirs: str | None) -> str:
+    """The getters in which two hrefs differ, as the engine reads them ("url" if one is none)."""
+    try:
+        a, b = engine.URL(ours), engine.URL(theirs)
+    except (Failure, TypeError):
+        return "url"
+    return ",".join(name for name in invariants.GETTERS if getattr(a, name) != getattr(b, name))
+
+
 def file_ada_disagreement(href: str, steps, ours: str | None, theirs: str | None) -> None:
-    """Record a disagreement with ada in the regression corpus, both answers in the sidecar."""
-    from urlwb import corpus_store
+    """Record a disagreement with ada in the regression corpus, both answers in the sidecar;
+    one entry per setter and set of differing getters (corpus_store dedups by signature)."""
     from properties.replay import encode_record
+    from urlwb import corpus_store
 
     data = encode_record(ADA_PROPERTY, {"href": href, "steps": [list(p) for p in steps]})
     last = steps[-1][0] if steps else "constructor"
     corpus_store.record_finding(
-        "properties", data, signature=f"{ADA_PROPERTY}:{last}", kind="invariant",
+        "properties", data, kind="invariant",
+        signature=f"{ADA_PROPERTY}:{last}:{_differing_getters(ours, theirs)}",
         detail=f"URL({href!r}) then {[tuple(p) for p in steps]!r}: engine {ours!r}, "
                f"ada_url {theirs!r}",
         extra={"property": ADA_PROPERTY, "engine": ours, "ada_url": theirs})
+
+
+def _ada_skips_check_bidi(engine_url, ada) -> bool:
+    """ada's host is a domain whose labels each pass domain to Unicode but which as a whole
+    does not: an error across labels, which in UTS46 only CheckBidi (a Bidi domain name's
+    labels must all meet RFC 5893) can record."""
+    hostname = ada.hostname
+    labels = [label for label in hostname.split(".") if label]
+    if not labels or engine.domain_to_unicode(hostname) != hostname:
+        return False
+    converted = [engine.domain_to_unicode(label) for label in labels]
+    each_ok = all(not (label.startswith("xn--") and out == label)
+                  for label, out in zip(labels, converted))
+    return each_ok and converted != labels and engine_url.hostname != hostname
+
+
+#: (predicate(engine URL, ada URL), reason): disagreements explained by a known ada_url
+#: deviation; the machine stops comparing that run. test_machines.py pins each one, failing
+#: when ada_url no longer deviates.
+ADA_KNOWN_DEVIATIONS = [
+    (_ada_skips_check_bidi,
+     "ada_url 4.0 does not apply CheckBidi (domain parser ToASCII sets CheckBidi to true, "
+     "https://url.spec.whatwg.org/#concept-domain-to-ascii): it accepts a Bidi domain name "
+     "with a label starting with a digit or a hyphen, e.g. 0.إختبار"),
+]
+
+
+def known_ada_deviation(engine_url, ada) -> str | None:
+    for predicate, reason in ADA_KNOWN_DEVIATIONS:
+        if predicate(engine_url, ada):
+            return reason
+    return None
 
 
 class URLSetterMachine(RuleBasedStateMachine):
@@ -144,10 +189,16 @@ class URLSetterMachine(RuleBasedStateMachine):
     @invariant()
     def same_href_as_ada(self):
         if getattr(self, "ada", None) is not None and self.ada.href != self.url.href:
+            reason = known_ada_deviation(self.url, self.ada)
+            if reason is not None:
+                event(f"known ada_url deviation: {reason[:60]}")
+                self.ada = None  # the two have parted for a known reason: compare no further
+                return
             self._disagree(self.url.href, self.ada.href)
 
     def _disagree(self, ours, theirs):
-        file_ada_disagreement(self.href, self.steps, ours, theirs)
+        if current_build_context().is_final:  # file the shrunk example only
+            file_ada_disagreement(self.href, self.steps, ours, theirs)
         raise AssertionError(f"URL({self.href!r}) then {self.steps!r}: engine href {ours!r}, "
                              f"ada_url href {theirs!r}")
 
@@ -162,15 +213,21 @@ class SearchParamsMachine(RuleBasedStateMachine):
         self.where = f"URLSearchParams({init!r})"
         if attached:
             self.url = engine.URL(base)
+            # The Standard makes the query object with the URL; the engine makes it on first
+            # use and then misses the setter's own parse (invariants.check_search_setter, an
+            # open engine finding): take it first, as the Standard's order has it.
+            self.url.search_params  # noqa: B018
             self.url.search = init
             self.where = f"URL({base!r}) with search {init!r}: searchParams"
             self.params = self.url.search_params
-            query = self.url.search[1:]
         else:
             self.url = None
             self.params = engine.URLSearchParams(init)
-            text = to_usv(init)
-            query = text[1:] if text.startswith("?") else text
+        # Both the constructor and the search setter parse the given value (one leading '?'
+        # removed), not the URL's query: the setter's query has tabs and newlines stripped by
+        # the URL parser, the list keeps them (https://url.spec.whatwg.org/#dom-url-search).
+        text = to_usv(init)
+        query = text[1:] if text.startswith("?") else text
         self.model = invariants.urlencoded_parse_model(query.encode("utf-8"))
         self.written = False
 

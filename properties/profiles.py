@@ -36,8 +36,8 @@ def database() -> DirectoryBasedExampleDatabase:
 def register_profiles() -> None:
     settings.register_profile("dev", max_examples=60, deadline=None, database=database(),
                               stateful_step_count=20, suppress_health_check=_SLOW_OK)
-    settings.register_profile("ci", max_examples=80, deadline=None, derandomize=True,
-                              database=None, print_blob=True, stateful_step_count=15,
+    settings.register_profile("ci", max_examples=120, deadline=None, derandomize=True,
+                              database=None, print_blob=True, stateful_step_count=20,
                               suppress_health_check=_SLOW_OK)
     settings.register_profile("nightly", max_examples=20_000, deadline=None, database=database(),
                               stateful_step_count=60, suppress_health_check=_SLOW_OK)

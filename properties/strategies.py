@@ -506,7 +506,7 @@ SEARCH_PARAM_NAMES = ("a", "b", "A", "", "é", "\U0001f600", "\uff46", "a b", "+
 CODE_UNIT_ORDER_NAMES = ("\U0001f600", "\U00010000", "\uff46", "\ue000", "\uffff")
 search_param_names = st.one_of(st.sampled_from(SEARCH_PARAM_NAMES), st.text(max_size=3),
                                st.sampled_from(CODE_UNIT_ORDER_NAMES))
-_param_value = st.one_of(st.sampled_from(("", "1", "2", "x y", "é", "&=", "%zz")),
+_param_value = st.one_of(st.sampled_from(("", "1", "2", "x y", "é", "&=", "%zz", "\t", "x\ny")),
                          st.text(max_size=3))
 
 

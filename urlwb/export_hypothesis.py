@@ -91,6 +91,16 @@ def replay_verdict(data: bytes) -> tuple[bool, str, str]:
     return True, exc_type, last
 
 
+def signature(prop: str, exc_type: str, detail: str) -> str:
+    """Property, exception type and the shape of the message (quoted values and numbers
+    elided): failures of one clause of one invariant share it, whatever their inputs."""
+    import re
+
+    shape = re.sub(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", "…", detail)
+    shape = re.sub(r"\d+", "N", shape.split(":", 1)[-1]).strip()
+    return f"{prop}:{exc_type}:{shape[:120]}"
+
+
 def run(args) -> int:
     import pathlib
 
@@ -124,7 +134,8 @@ def run(args) -> int:
                 continue
             kind = "invariant" if exc_type == "AssertionError" else "exception"
             path_ = corpus_store.record_finding(
-                TARGET, data, signature=f"{name}:{exc_type}", kind=kind, detail=detail,
+                TARGET, data, signature=signature(name, exc_type, detail), kind=kind,
+                detail=detail,
                 extra={"property": name, "source": "hypothesis example database"})
             if path_ is None:
                 known += 1

@@ -43,10 +43,17 @@ def _new_coverage(data_file: pathlib.Path):
 
 def combine(parts: list[pathlib.Path], out: pathlib.Path, *, keep: bool = True) -> pathlib.Path:
     """Combine coverage data files into ``out`` (the parts are kept unless ``keep`` is false)."""
-    cov = _new_coverage(out)
+    import coverage
+
     existing = [str(p) for p in parts if p.exists()]
     if out.exists():
         out.unlink()
+    if not existing:                       # nothing ran: an empty (branch) data file, not an error
+        data = coverage.CoverageData(basename=str(out))
+        data.add_arcs({})
+        data.write()
+        return out
+    cov = _new_coverage(out)
     cov.combine(existing, keep=keep)
     cov.save()
     return out
@@ -219,6 +226,12 @@ def table(rows: list[ModuleNumbers]) -> str:
 
 
 def branch_percent(data_file: pathlib.Path) -> float:
+    """Branch coverage of the whole engine; 0.0 when nothing of the engine ran (coverage.py
+    would count no branches at all, which reads as 100%)."""
+    cov = _new_coverage(data_file)
+    cov.load()
+    if not cov.get_data().measured_files():
+        return 0.0
     return total(numbers(data_file)).branch_pc
 
 

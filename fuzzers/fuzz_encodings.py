@@ -2,9 +2,11 @@
 """Fuzz target ``encodings``: percent-encode after encoding, for every legacy encoding and set.
 
 Invariant (properties/invariants.py, check_percent_encode_after_encoding): for any string,
-encoding and percent-encode set, ``percent_encode_after_encoding`` returns only ASCII, holds no
-byte of the set unencoded, and percent-decoding it gives the encoder's output for the string (an
-unmappable code point becoming ``&#N;``); with UTF-8 it equals ``utf8_percent_encode``.
+encoding and percent-encode set the Standard allows together (UTF-8 with any set, a legacy
+encoding with special-query or form), ``percent_encode_after_encoding`` returns only ASCII with
+no member of the set unencoded; with UTF-8 it equals ``utf8_percent_encode``; ASCII input (but
+ISO-2022-JP's escapes) encodes as in UTF-8; a stateless encoder encodes a concatenation as the
+concatenation of the encodings.
 
 Input: the text, then two trailing choices: the encoding, then the percent-encode set.
 """

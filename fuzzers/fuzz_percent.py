@@ -5,8 +5,9 @@ Invariants (properties/invariants.py):
 - check_percent_roundtrip: ``utf8_percent_encode(s, SET)`` holds no code point of SET, and
   ``percent_decode`` of it gives back ``s`` as UTF-8 for the sets that round-trip (component,
   application/x-www-form-urlencoded), and for every set when ``s`` has no "%";
-- check_percent_decode: ``percent_decode`` takes any bytes, never grows them, and agrees with
-  ``percent_decode_string`` on their UTF-8 reading.
+- check_percent_decode: ``percent_decode`` of any bytes equals ``urllib.parse.unquote_to_bytes``
+  (each "%" and two hex digits one byte, all else kept) and is shorter by two bytes per %XX;
+  ``percent_decode_string(s)`` is ``percent_decode`` of the UTF-8 of ``s``.
 
 Input: the text, then one trailing choice: a percent-encode set by name, or "decode" (the raw
 bytes go to percent_decode).

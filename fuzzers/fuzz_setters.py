@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Fuzz target ``setters``: a URL, then a sequence of URL API setter calls.
 
-Invariant (properties/invariants.py, check_setters): after every setter call the URL still
-serializes to an href that parses to the same URL (idempotence), every getter agrees with a fresh
-parse of that href, and no setter lets anything but engine.Failure escape.
+Invariant (properties/invariants.py, check_setters): after every setter call the URL stays
+coherent (check_url_object: ``URL(u.href).href == u.href`` and every getter agrees with a fresh
+parse of the href); only the href setter may fail, and then it changes nothing; setting an
+attribute to its own non-empty value changes nothing.
 
 Input: a length-prefixed text (the href), a trailing count of steps, then per step a trailing
 choice of setter and a length-prefixed text (the new value).

@@ -203,17 +203,13 @@ def check_percent_encode_after_encoding(encoding: str, s: str, set_name: str) ->
     stateless encoder, encoding a concatenation is concatenating the encodings.
     The Standard asserts UTF-8 or the special-query or form set: other combinations are skipped.
     """
-    if set_name not in ("special-query", _FORM):
-        try:
-            if engine.get_encoding(encoding) != "UTF-8":
-                return
-        except Failure:
-            return
-    encode_set = engine.PERCENT_ENCODE_SETS[set_name]
     try:
         name = engine.get_encoding(encoding)
-    except Failure:
+    except Failure:  # not an encoding label
         return
+    if name != "UTF-8" and set_name not in ("special-query", _FORM):
+        return
+    encode_set = engine.PERCENT_ENCODE_SETS[set_name]
     usv = to_usv(s)
     where = f"percent_encode_after_encoding({encoding!r}, {s!r}, {set_name})"
     out = engine.percent_encode_after_encoding(encoding, s, encode_set)
@@ -464,8 +460,10 @@ def check_domain_roundtrip(domain: str) -> None:
 
     If domain to ASCII accepts ``domain``, its result ``a`` is a non-empty lowercase ASCII
     string without forbidden domain code points; domain to ASCII of ``a`` is ``a``; domain to
-    ASCII of domain to Unicode of ``a`` is ``a``; and the host parser gives the domain ``a``
-    when ``domain`` holds no '%' and ``a`` does not end in a number.
+    ASCII of domain to Unicode of ``a`` is ``a``; with beStrict the result is failure or ``a``
+    itself, LDH labels of 1 to 63 octets, no hyphen at either end or in positions 3-4 (bar
+    xn--), at most 253 octets; and the host parser gives the domain ``a`` when ``domain``
+    holds no '%' and ``a`` does not end in a number.
     """
     a = _outcome(engine.domain_to_ascii, domain)
     where = f"domain_to_ascii({domain!r}) = {a!r}"
@@ -487,6 +485,17 @@ def check_domain_roundtrip(domain: str) -> None:
     back = _outcome(engine.domain_to_ascii, u)
     if back != a:
         _fail(f"{where}; domain_to_unicode gives {u!r}, whose domain_to_ascii is {back!r}")
+    strict = _outcome(engine.domain_to_ascii, domain, True)
+    if not isinstance(strict, _Failed):
+        if strict != a:
+            _fail(f"{where}, but with beStrict it is {strict!r}: stricter checks, same result")
+        labels = strict.removesuffix(".").split(".")
+        if (len(strict.removesuffix(".")) > 253 or any(not 1 <= len(x) <= 63 for x in labels)
+                or not re.fullmatch(r"[a-z0-9.-]+", strict)
+                or any(x.startswith("-") or x.endswith("-") for x in labels)
+                or any(x[2:4] == "--" and not x.startswith("xn--") for x in labels)):
+            _fail(f"domain_to_ascii({domain!r}, be_strict=True) = {strict!r} breaks "
+                  f"CheckHyphens, UseSTD3ASCIIRules or VerifyDnsLength")
     if "%" not in domain and not domain.startswith("[") and not engine.ends_in_a_number(a):
         host = _outcome(engine.parse_host, domain)
         if not (isinstance(host, engine.Domain) and str(host) == a):
@@ -597,8 +606,8 @@ def check_urlencoded_roundtrip(pairs: list[tuple[str, str]]) -> None:
 # -- URLs ------------------------------------------------------------------------------------
 
 def check_url_object(url, where: str) -> None:
-    """Every getter agrees with the href: the href parses again to the same href and the same
-    getters, and the getters fit together (protocol prefix, hash suffix, host = hostname[:port],
+    """Every getter agrees with the href: the href is ASCII without C0 controls or DEL, parses
+    again to the same href and the same getters, and the getters fit together (protocol prefix, hash suffix, host = hostname[:port],
     port a decimal up to 65535 and never the scheme's default, origin of special schemes)."""
     href = url.href
     values = {name: getattr(url, name) for name in GETTERS}
@@ -612,6 +621,9 @@ def check_url_object(url, where: str) -> None:
         if getattr(again, name) != values[name]:
             _fail(f"{where}: .{name} is {values[name]!r} but URL({href!r}).{name} is "
                   f"{getattr(again, name)!r}")
+    if not href.isascii() or re.search("[\x00-\x1f\x7f]", href):
+        _fail(f"{where}: href {href!r} holds a non-ASCII code point, a C0 control or DEL, all "
+              f"of which the serializer's components percent-encode")
     protocol, host, hostname, port = (values[k] for k in ("protocol", "host", "hostname", "port"))
     if not (protocol.endswith(":") and href.startswith(protocol)):
         _fail(f"{where}: href {href!r} does not start with protocol {protocol!r}")
@@ -813,17 +825,21 @@ def check_search_params_state(params, model, where: str) -> None:
         _fail(f"{where}: str() is {text!r}, expected {expected!r}")
 
 
-def check_search_params(init: str, ops: list[tuple]) -> None:
+def check_search_params(init: str | list[tuple[str, str]], ops: list[tuple]) -> None:
     """https://url.spec.whatwg.org/#interface-urlsearchparams
 
-    ``URLSearchParams(init)`` (a leading '?' ignored) behaves like a plain list of pairs under
+    ``URLSearchParams(init)`` (a string, a leading '?' ignored; or a sequence of pairs)
+    behaves like a plain list of pairs under
     every method: append, delete (by name, or name and value), get, get_all, has, set (first
     replaced, others removed), sort (stable, by code units of the name), size, iteration and
     str(), compared with the model after every operation.
     """
     params = engine.URLSearchParams(init)
-    text = to_usv(init)
-    model = urlencoded_parse_model((text[1:] if text.startswith("?") else text).encode("utf-8"))
+    if isinstance(init, str):
+        text = to_usv(init)
+        model = urlencoded_parse_model((text[1:] if text.startswith("?") else text).encode())
+    else:  # a sequence of name-value pairs
+        model = [(to_usv(n), to_usv(v)) for n, v in init]
     where = f"URLSearchParams({init!r})"
     check_search_params_state(params, model, where)
     for op in ops:

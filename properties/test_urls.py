@@ -26,7 +26,7 @@ def test_after_any_setters_the_href_reparses_to_itself_and_every_getter_agrees(h
     invariants.check_setters(href, steps)
 
 
-@given(s.search_params_inits, st.lists(s.search_params_ops, max_size=8))
+@given(st.one_of(s.search_params_inits, s.form_pairs), st.lists(s.search_params_ops, max_size=8))
 def test_url_search_params_behaves_as_a_list_of_pairs(init, ops):
     invariants.check_search_params(init, ops)
 

@@ -262,6 +262,11 @@ XN_LABELS = (
     "xn--", "xn--a", "xn--zz", "xn--abc-", "XN--53H", "xn--53h", "xn--ls8h", "xn--nxa",
     "xn--bcher-kva", "xn--ss-", "xn--1ug", "xn--zca", "xn--a-ecp",
 )
+#: xn-- labels that decode to code points UTS46 disallows (unassigned, noncharacter, line
+#: separator, a tag, a C1 control), to a mapped code point (upper case, full width), or that
+#: decode to ASCII only
+XN_DISALLOWED_LABELS = tuple("xn--" + c.encode("punycode").decode("ascii") for c in (
+    "\u0378", "\ufdd0", "\u2028", "\U000e0001", "\x85", "aÉ", "ｗ", "ab"))
 MAPPED_LABELS = ("ｅｘａｍｐｌｅ", "ＥＸＡＭＰＬＥ", "ß", "ς", "ẞ", "İ", "ﬀ", "ǅ", "Ⅻ", "①",
                  "。")
 IGNORED_AND_JOINER_LABELS = ("­", "a­b", "‍", "a‍b", "a‌b",
@@ -270,10 +275,10 @@ OTHER_UNICODE_LABELS = ("☕", "💩", "إختبار", "例子", "ꭰ", "aא", "
                         "�", "́a")
 ASCII_EDGE_LABELS = ("-a", "a-", "ab--c", "a" * 63, "a" * 64, "0x1", "1", "09", "0x", "123",
                      "localhost", "LOCALHOST")
-EDGE_LABELS = (XN_LABELS + MAPPED_LABELS + IGNORED_AND_JOINER_LABELS + OTHER_UNICODE_LABELS
+EDGE_LABELS = (XN_LABELS + XN_DISALLOWED_LABELS + MAPPED_LABELS + IGNORED_AND_JOINER_LABELS + OTHER_UNICODE_LABELS
                + ASCII_EDGE_LABELS)
 _edge_label = st.one_of(*map(st.sampled_from, (
-    XN_LABELS, MAPPED_LABELS, IGNORED_AND_JOINER_LABELS, OTHER_UNICODE_LABELS,
+    XN_LABELS, XN_DISALLOWED_LABELS, MAPPED_LABELS, IGNORED_AND_JOINER_LABELS, OTHER_UNICODE_LABELS,
     ASCII_EDGE_LABELS)))
 _ldh_label = st.from_regex(r"[a-zA-Z0-9]([a-zA-Z0-9-]{0,14}[a-zA-Z0-9])?", fullmatch=True)
 _unicode_label = st.text(

@@ -76,8 +76,8 @@ class URL:
     def _initialize(self, record: URLRecord) -> None:
         """https://url.spec.whatwg.org/#url-initialize"""
         self._url = record
-        # The query object is made on first use of search_params (then kept: [SameObject]); until
-        # then there is no list to keep in step with the URL's query.
+        # The query object is made on first use of search_params (then kept: [SameObject]), or by
+        # the search setter; until then its list would be the parse of the URL's query.
         self._query = None
 
     @classmethod
@@ -263,8 +263,9 @@ class URL:
             value = value[1:]
         url.query = ""
         basic_url_parse(value, url=url, state_override=QUERY)
-        if self._query is not None:
-            self._query._list = form_urlencoded_string_parse(value)
+        # The list is the parse of the value itself, which can differ from the parse of the
+        # URL's query (the parser drops tabs and newlines): so the query object is made now.
+        self.search_params._list = form_urlencoded_string_parse(value)
 
     @property
     def search_params(self) -> "URLSearchParams":

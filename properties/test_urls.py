@@ -1,6 +1,5 @@
 """Properties of URLs and their API: https://url.spec.whatwg.org/#urls"""
 
-import pytest
 from hypothesis import given, strategies as st
 
 from properties import invariants, strategies as s
@@ -31,14 +30,6 @@ def test_url_search_params_behaves_as_a_list_of_pairs(init, ops):
     invariants.check_search_params(init, ops)
 
 
-SEARCH_SETTER_BUG = (
-    "engine bug (open, corpus/properties/regress): the engine makes a URL's query object on "
-    "first use of search_params, from the URL's query; after url.search = '\\r' the Standard's "
-    "list is parse('\\r') = [('\\r', '')] (search setter step 5 parses the given value), the "
-    "engine's is [] (the query, tab/newline stripped)")
-
-
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=SEARCH_SETTER_BUG)
 @given(st.sampled_from(s.BASES), s.search_params_inits)
 def test_the_search_setter_gives_search_params_the_pairs_of_the_value_it_was_given(href, value):
     invariants.check_search_setter(href, value)

@@ -145,7 +145,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--no-coverage", action="store_true", help="skip the coverage.py measurements")
     parser.add_argument("--no-diff", action="store_true", help="skip the differential round")
     parser.add_argument("--minimize-seconds", type=float, default=10.0, metavar="S",
-                        help="libFuzzer -minimize_crash time per new finding (default 10)")
+                        help="time to minimize each new finding (default 10)")
     parser.add_argument("--out", type=pathlib.Path, default=corpus_store.ROOT / "reports",
                         help="folder for campaign-<stamp>/ and the latest link (default reports/)")
 

@@ -243,7 +243,7 @@ def add_arguments(parser) -> None:
                         help="libFuzzer -fork=N worker processes (default 1: in-process)")
     parser.add_argument("--no-triage", action="store_true", help="leave artifacts untriaged")
     parser.add_argument("--minimize-seconds", type=float, default=20.0, metavar="S",
-                        help="libFuzzer -minimize_crash time per new finding (default 20)")
+                        help="time to minimize each new finding (default 20)")
 
 
 def run(args) -> int:
@@ -254,6 +254,8 @@ def run(args) -> int:
         raise UsageError("--time must be positive")
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    if args.minimize_seconds <= 0:
+        raise UsageError("--minimize-seconds must be positive")
     targets = corpus_store.resolve_targets(args.targets)
     if args.targets != ["all"]:
         for t in targets:

@@ -212,7 +212,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("targets", nargs="*", metavar="TARGET", help="targets (default: all)")
     parser.add_argument("--no-minimize", action="store_true", help="file artifacts as they are")
     parser.add_argument("--minimize-seconds", type=float, default=30.0, metavar="S",
-                        help="time for libFuzzer -minimize_crash per new finding (default 30)")
+                        help="time to minimize each new finding (default 30)")
 
 
 def run(args) -> int:

@@ -159,6 +159,8 @@ def run(args) -> int:
         raise UsageError("--minutes must be positive")
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    if args.minimize_seconds <= 0:
+        raise UsageError("--minimize-seconds must be positive")
     targets = corpus_store.resolve_targets(args.targets)
     t_start = time.monotonic()
     stamp = time.strftime("%Y%m%d-%H%M%S")

@@ -53,8 +53,6 @@ def test_bad_flag(command):
     assert_usage_error(urlwb(*command))
 
 
-@pytest.mark.xfail(strict=True, reason="urlwb/cli.py (lead-owned): an unknown flag reaches the "
-                   "top-level parser, which prints its usage block before the error line")
 def test_unknown_flag_one_line():
     assert_usage_error(urlwb("fuzz", "url", "--no-such-flag"), "--no-such-flag")
 

@@ -33,8 +33,17 @@ class UsageError(Exception):
     """A bad flag, target or path: reported in one line, exit status 2."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """Bad flags and arguments in one line (exit status 2), not argparse's usage block;
+    ``--help`` still shows the usage. Subcommand parsers are of this class too."""
+
+    def error(self, message: str):
+        print(f"{self.prog}: {message} (see --help)", file=sys.stderr)
+        sys.exit(2)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="urlwb",
         description="url-workbench: fuzzing, properties and differentials for the WHATWG URL Standard",
     )

@@ -269,9 +269,19 @@ def _check_errors_list(fn, args: tuple, kwargs: dict, plain, where: str) -> None
     unknown = [e for e in errors if e not in engine.VALIDATION_ERRORS]
     if unknown:
         _fail(f"{where}: unknown validation error names {unknown!r}")
-    if isinstance(plain, _Failed) and plain.validation_error is not None:
-        if plain.validation_error not in engine.VALIDATION_ERRORS:
-            _fail(f"{where}: Failure names unknown validation error {plain.validation_error!r}")
+    _check_failure_names_its_error(plain, errors, where)
+
+
+def _check_failure_names_its_error(outcome, errors: list[str], where: str) -> None:
+    """A failure names a validation error of the Standard's, the last one recorded: the
+    algorithms say "<name> validation error, return failure"."""
+    if not isinstance(outcome, _Failed) or outcome.validation_error is None:
+        return
+    if outcome.validation_error not in engine.VALIDATION_ERRORS:
+        _fail(f"{where}: Failure names unknown validation error {outcome.validation_error!r}")
+    if errors[-1:] != [outcome.validation_error]:
+        _fail(f"{where}: Failure({outcome.validation_error!r}), but the last validation errors "
+              f"recorded are {errors[-3:]!r}")
 
 
 def _host_types() -> tuple[type, ...]:
@@ -650,11 +660,22 @@ def check_url_idempotence(input: str, base: str | None = None) -> None:
     If ``input`` parses (against ``base``), its href parses again, without a base, to the same
     href and getters (check_url_object); the basic URL parser and URL serializer give that href,
     with or without an errors list; excluding the fragment cuts the href at its first '#'.
+    If it fails, the basic URL parser fails too, naming the validation error it recorded last.
     """
     where = f"URL({input!r}" + ("" if base is None else f", {base!r}") + ")"
     try:
         url = engine.URL(input, base)
-    except Failure:
+    except Failure as exc:
+        base_record = _outcome(engine.basic_url_parse, to_usv(base)) if base is not None else None
+        if isinstance(base_record, _Failed):
+            return
+        errors: list[str] = []
+        failed = _outcome(engine.basic_url_parse, to_usv(input), base_record, errors=errors)
+        if not isinstance(failed, _Failed):
+            _fail(f"{where} failed ({exc.validation_error}) but basic_url_parse succeeds")
+        if exc.validation_error is None:
+            _fail(f"{where}: a failure that names no validation error")
+        _check_failure_names_its_error(failed, errors, where)
         return
     check_url_object(url, where)
     base_record = None if base is None else engine.basic_url_parse(to_usv(base))

@@ -618,7 +618,8 @@ def check_urlencoded_roundtrip(pairs: list[tuple[str, str]]) -> None:
 def check_url_object(url, where: str) -> None:
     """Every getter agrees with the href: the href is ASCII without C0 controls or DEL, parses
     again to the same href and the same getters, and the getters fit together (protocol prefix, hash suffix, host = hostname[:port],
-    port a decimal up to 65535 and never the scheme's default, origin of special schemes)."""
+    port a decimal up to 65535 and never the scheme's default, the origin: scheme and host of a
+    special non-file URL, of a blob URL's inner http(s) URL, else opaque, "null")."""
     href = url.href
     values = {name: getattr(url, name) for name in GETTERS}
     try:
@@ -648,8 +649,18 @@ def check_url_object(url, where: str) -> None:
                      and int(port) <= 65535 and _SPECIAL_SCHEMES.get(scheme) != int(port)):
         _fail(f"{where}: port {port!r} is not a decimal 0-65535 other than the default")
     if scheme in _SPECIAL_SCHEMES and scheme != "file":
-        if values["origin"] != f"{protocol}//{host}":
-            _fail(f"{where}: origin {values['origin']!r}, expected {protocol}//{host}")
+        expected_origin = f"{protocol}//{host}"
+    elif scheme == "blob":  # https://url.spec.whatwg.org/#concept-url-origin ("blob")
+        try:
+            inner = engine.URL(values["pathname"])
+        except Failure:
+            inner = None
+        expected_origin = (inner.origin if inner is not None and inner.protocol in
+                           ("http:", "https:", "file:") else "null")
+    else:  # file, and every non-special scheme: an opaque origin
+        expected_origin = "null"
+    if values["origin"] != expected_origin:
+        _fail(f"{where}: origin {values['origin']!r}, expected {expected_origin!r}")
     if host and not href[len(protocol):].startswith("//"):
         _fail(f"{where}: href {href!r} has a host but no '//' after the scheme")
 

@@ -615,19 +615,26 @@ def check_urlencoded_roundtrip(pairs: list[tuple[str, str]]) -> None:
 
 # -- URLs ------------------------------------------------------------------------------------
 
-def check_url_object(url, where: str) -> None:
-    """Every getter agrees with the href: the href is ASCII without C0 controls or DEL, parses
-    again to the same href and the same getters, and the getters fit together (protocol prefix, hash suffix, host = hostname[:port],
-    port a decimal up to 65535 and never the scheme's default, the origin: scheme and host of a
-    special non-file URL, of a blob URL's inner http(s) URL, else opaque, "null")."""
-    href = url.href
-    values = {name: getattr(url, name) for name in GETTERS}
+def _reparse(href: str, where: str):
+    """``URL(href)`` without a base, which must give ``href`` again."""
     try:
         again = engine.URL(href)
     except Failure as exc:
-        _fail(f"{where}: href {href!r} does not parse again ({exc.validation_error})")
+        _fail(f"{where}: href {href!r} does not parse again, without a base "
+              f"({exc.validation_error})")
     if again.href != href:
         _fail(f"{where}: href {href!r} reparses as {again.href!r}")
+    return again
+
+
+def check_url_object(url, where: str) -> None:
+    """Every getter agrees with the href: the href is ASCII without C0 controls or DEL, parses
+    again to the same href and the same getters, and the getters fit together (protocol
+    prefix, hash suffix, host = hostname[:port], port a decimal up to 65535 and never the scheme's default, the origin: scheme and host of a
+    special non-file URL, of a blob URL's inner http(s) URL, else opaque, "null")."""
+    href = url.href
+    values = {name: getattr(url, name) for name in GETTERS}
+    again = _reparse(href, where)
     for name in GETTERS:
         if getattr(again, name) != values[name]:
             _fail(f"{where}: .{name} is {values[name]!r} but URL({href!r}).{name} is "
@@ -744,12 +751,7 @@ def check_base_resolution(input: str, base: str) -> None:
     except Failure:
         return
     href = resolved.href
-    try:
-        again = engine.URL(href)
-    except Failure as exc:
-        _fail(f"{where}.href = {href!r} does not parse without a base ({exc.validation_error})")
-    if again.href != href:
-        _fail(f"{where}.href = {href!r}, but URL({href!r}).href = {again.href!r}")
+    _reparse(href, where)
     base_href = engine.URL(base).href
     via_href = _outcome(engine.URL, input, base_href)
     if isinstance(via_href, _Failed) or via_href.href != href:

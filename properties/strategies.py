@@ -543,3 +543,23 @@ sampled_psl_hosts = st.tuples(
     st.lists(st.one_of(_ldh_label, st.sampled_from(("www", "city", "a", "ß"))), max_size=3),
     st.sampled_from(PSL_SUFFIXES), st.sampled_from(("", "", "."))).map(
     lambda t: ".".join([*t[0], t[1]]) + t[2])
+
+
+# -- the engine's fast path ------------------------------------------------------------------
+
+_printable = st.characters(min_codepoint=0x21, max_codepoint=0x7E)
+#: inputs at the edge of the engine's fast path (simple absolute special URLs): plain domains
+#: that end in numbers or dots, ports up to 6 digits, dot segments in every spelling, and the
+#: printable ASCII each component's percent-encode set holds
+fast_path_urls = st.tuples(
+    st.sampled_from(("http", "https", "ws", "wss", "ftp", "HTTP", "HTTPS", "WSS", "FTP", "Http")),
+    st.sampled_from(("://", "://", ":/", ":///")),
+    st.one_of(st.from_regex(r"[A-Za-z0-9_.-]{1,12}", fullmatch=True),
+              st.sampled_from(("a.1", "a.0x", "1.2.3.4", "a.", ".", "..", "XN--8I7CAA", "_"))),
+    st.one_of(st.just(""), st.from_regex(r":[0-9]{0,6}", fullmatch=True)),
+    st.one_of(st.just(""), st.lists(st.one_of(st.sampled_from(DOT_SEGMENTS),
+                                              st.text(_printable, max_size=4)), max_size=4)
+              .map(lambda segs: "".join("/" + seg for seg in segs))),
+    st.one_of(st.just(""), st.text(_printable, max_size=6).map(lambda q: "?" + q)),
+    st.one_of(st.just(""), st.text(_printable, max_size=6).map(lambda f: "#" + f)),
+).map("".join)

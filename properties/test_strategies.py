@@ -9,6 +9,7 @@ import re
 
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
+import engine
 from properties import strategies as s
 
 SAMPLE = settings(max_examples=300, database=None, derandomize=True, deadline=None,
@@ -220,4 +221,24 @@ def test_the_form_strategies_produce_invalid_utf8_separators_and_escapes():
         "'=' in a name": lambda ps: any("=" in n for n, _ in ps),
         "'&' in a value": lambda ps: any("&" in v for _, v in ps),
         "a lone surrogate": lambda ps: any(re.search("[\ud800-\udfff]", n + v) for n, v in ps),
+    }) == []
+
+
+def test_the_fast_path_strategy_meets_both_sides_of_the_engines_fast_path():
+    from engine.url import parse_fast_path
+
+    def slow_only(url):
+        try:
+            engine.URL(url)
+        except engine.Failure:
+            return False
+        return parse_fast_path(url) is None
+
+    assert missing_forms(s.fast_path_urls, {
+        "taken by the fast path": lambda url: parse_fast_path(url) is not None,
+        "left to the state machine, which accepts it": slow_only,
+        "a dot segment the fast path declines": lambda url: re.search(
+            r"://[^/]*/(.*/)?(\.|%2e)", url, re.I) is not None and parse_fast_path(url) is None,
+        "a host ending in a number": lambda url: re.match(r"[a-z]+://[^/:?#]*\.\d+(/|$)", url,
+                                                          re.I) is not None,
     }) == []

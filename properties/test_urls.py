@@ -33,3 +33,8 @@ def test_url_search_params_behaves_as_a_list_of_pairs(init, ops):
 @given(st.sampled_from(s.BASES), s.search_params_inits)
 def test_the_search_setter_gives_search_params_the_pairs_of_the_value_it_was_given(href, value):
     invariants.check_search_setter(href, value)
+
+
+@given(st.one_of(s.fast_path_urls, s.urls))
+def test_the_engines_fast_path_gives_the_record_the_state_machine_gives(url):
+    invariants.check_fast_path(url)

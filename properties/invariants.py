@@ -630,7 +630,8 @@ def _reparse(href: str, where: str):
 def check_url_object(url, where: str) -> None:
     """Every getter agrees with the href: the href is ASCII without C0 controls or DEL, parses
     again to the same href and the same getters, and the getters fit together (protocol
-    prefix, hash suffix, host = hostname[:port], port a decimal up to 65535 and never the scheme's default, the origin: scheme and host of a
+    prefix, hash suffix, host = hostname[:port], port a decimal up to 65535 and never the
+    scheme's default, the origin: scheme and host of a
     special non-file URL, of a blob URL's inner http(s) URL, else opaque, "null")."""
     href = url.href
     values = {name: getattr(url, name) for name in GETTERS}
@@ -818,7 +819,8 @@ def apply_search_params_op(params, model: list[tuple[str, str]], op: tuple):
         return None, None
     if method == "delete":
         params.delete(*op[1:])
-        model[:] = [p for p in model if not (p[0] == args[0] and (len(args) == 1 or p[1] == args[1]))]
+        model[:] = [p for p in model
+                    if not (p[0] == args[0] and (len(args) == 1 or p[1] == args[1]))]
         return None, None
     if method == "set":
         params.set(*op[1:])

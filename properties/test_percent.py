@@ -24,7 +24,7 @@ def test_percent_encoding_after_any_legacy_encoding_stays_ascii_and_outside_the_
 
 
 @given(st.characters(codec="utf-8"))
-def test_the_form_set_holds_every_code_point_but_ascii_alphanumerics_and_star_dash_dot_low_line(c):
+def test_the_form_set_holds_all_but_ascii_alphanumerics_and_star_dash_dot_low_line(c):
     # The note under https://url.spec.whatwg.org/#application-x-www-form-urlencoded-percent-encode-set
     kept = c.isascii() and (c.isalnum() or c in "*-._")
     assert (c in engine.FORM_URLENCODED_PERCENT_ENCODE_SET) is not kept

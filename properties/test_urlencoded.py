@@ -1,4 +1,7 @@
-"""Properties of application/x-www-form-urlencoded: https://url.spec.whatwg.org/#concept-urlencoded"""
+"""Properties of application/x-www-form-urlencoded.
+
+https://url.spec.whatwg.org/#concept-urlencoded
+"""
 
 from hypothesis import given
 

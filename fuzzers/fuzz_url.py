@@ -2,8 +2,10 @@
 """Fuzz target ``url``: the URL parser and serializer, with and without a base.
 
 Invariants (properties/invariants.py):
-- check_url_idempotence: for an input that parses, serializing, reparsing and reserializing gives
-  the same href and an equal record;
+- check_url_idempotence, one of its parts per input: "reparse" (for an input that parses,
+  serializing, reparsing and reserializing gives the same href and an equal record), "getters"
+  (every getter agrees with the href and its reparse), "parsers" (the basic URL parser agrees,
+  with or without an errors list, and a failure names its validation error);
 - check_can_parse: ``URL.can_parse(x, base)`` agrees with ``URL.parse(x, base) is not None``;
 - check_base_resolution (with a base): parsing against the base agrees with parsing against the
   base's own serialization.
@@ -11,7 +13,7 @@ Invariants (properties/invariants.py):
 Input: a trailing choice, with or without a base; with one, a length-prefixed text (the base);
 a trailing choice of the invariant to check (one per input: each costs several parses, and
 libFuzzer's mutations of that byte give every input to every invariant); the rest of the text
-is the input. Without a base, base resolution falls back to idempotence.
+is the input. Without a base, base resolution falls back to the reparse check.
 """
 import contextlib
 import sys
@@ -24,7 +26,7 @@ with atheris.instrument_imports(include=["engine"]) if __name__ == "__main__" el
     from properties import invariants
 
 WITH_BASE = (False, True)
-CHECKS = ("idempotence", "can_parse", "base_resolution")
+CHECKS = ("reparse", "getters", "parsers", "can_parse", "base_resolution")
 
 
 def check(data: bytes) -> None:
@@ -34,10 +36,13 @@ def check(data: bytes) -> None:
     url = r.rest()
     if which == "can_parse":
         invariants.check_can_parse(url, base)
-    elif which == "base_resolution" and base is not None:
-        invariants.check_base_resolution(url, base)
+    elif which == "base_resolution":
+        if base is not None:
+            invariants.check_base_resolution(url, base)
+        else:
+            invariants.check_url_idempotence(url, base, parts=("reparse",))
     else:
-        invariants.check_url_idempotence(url, base)
+        invariants.check_url_idempotence(url, base, parts=(which,))
 
 
 def TestOneInput(data: bytes) -> None:

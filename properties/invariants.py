@@ -787,7 +787,8 @@ def check_setters(href: str, steps: list[tuple[str, str]]) -> None:
     """https://url.spec.whatwg.org/#urlutils-members
 
     After any sequence of setter calls on ``URL(href)`` the URL stays coherent after every step
-    (check_url_object: ``URL(u.href).href == u.href`` and every getter agrees with the href);
+    (check_url_object: ``URL(u.href).href == u.href`` and every getter agrees with the href),
+    and each setter did what the Standard says (_check_setter_effect);
     only the href setter may fail, and then it changes nothing; setting an attribute to its own
     non-empty value changes nothing (an empty getter is excluded: "" stands for null or empty,
     e.g. the null host of "a:/", which .host = "" turns into an empty host).
@@ -803,6 +804,7 @@ def check_setters(href: str, steps: list[tuple[str, str]]) -> None:
             raise ValueError(f"unknown setter {name!r}")
         where += f"; .{name} = {value!r}"
         before = url.href
+        before_values = {g: getattr(url, g) for g in GETTERS}
         try:
             setattr(url, name, value)
         except Failure as exc:
@@ -814,6 +816,7 @@ def check_setters(href: str, steps: list[tuple[str, str]]) -> None:
                       f"{url.href!r}")
             continue
         check_url_object(url, where)
+        _check_setter_effect(name, value, before_values, url, where)
         current = url.href
         own = getattr(url, name)
         if own:
@@ -821,6 +824,49 @@ def check_setters(href: str, steps: list[tuple[str, str]]) -> None:
             if url.href != current:
                 _fail(f"{where}: then .{name} = {own!r} (its own value) changed href "
                       f"{current!r} to {url.href!r}")
+
+
+def _check_setter_effect(name: str, value: str, before: dict, url, where: str) -> None:
+    """https://url.spec.whatwg.org/#urlutils-members: what each setter must have done.
+
+    href: the URL ``value`` parses to; protocol: the old scheme or the value's, never across
+    the special/non-special line; username and password: the value UTF-8 percent-encoded with
+    the userinfo set, or nothing where the URL cannot have credentials; port: null for "",
+    the value's leading digits as a number (null for the default port), or nothing where
+    there is no such number up to 65535 or the URL cannot have a port.
+    """
+    value = to_usv(value)
+    cannot_have_credentials = before["hostname"] == "" or before["protocol"] == "file:"
+    if name == "href":
+        expected = engine.URL(value).href  # the setter did not throw, so this parses
+        if url.href != expected:
+            _fail(f"{where}: href is {url.href!r}, but URL({value!r}).href is {expected!r}")
+    elif name == "protocol":
+        scheme = re.sub("[\t\n\r]", "", value).split(":", 1)[0].lower() + ":"
+        if url.protocol not in (before["protocol"], scheme):
+            _fail(f"{where}: protocol became {url.protocol!r}, neither {before['protocol']!r} "
+                  f"nor {scheme!r}")
+        special = {s + ":" for s in _SPECIAL_SCHEMES}
+        if (url.protocol in special) != (before["protocol"] in special):
+            _fail(f"{where}: protocol {before['protocol']!r} became {url.protocol!r}, across "
+                  f"the special/non-special line")
+    elif name in ("username", "password"):
+        expected = before[name] if cannot_have_credentials else _expected_percent_encoding(
+            value, "userinfo")
+        if getattr(url, name) != expected or (cannot_have_credentials and
+                                              url.href != before["href"]):
+            _fail(f"{where}: {name} is {getattr(url, name)!r}, expected {expected!r}")
+    elif name == "port":
+        digits = re.match("[0-9]*", re.sub("[\t\n\r]", "", value)).group()
+        scheme = before["protocol"][:-1]
+        if cannot_have_credentials or (value and (not digits or int(digits) > 65535)):
+            expected = before["port"]
+        elif not value:
+            expected = ""
+        else:
+            expected = "" if _SPECIAL_SCHEMES.get(scheme) == int(digits) else str(int(digits))
+        if url.port != expected:
+            _fail(f"{where}: port is {url.port!r}, expected {expected!r}")
 
 
 # -- URLSearchParams -------------------------------------------------------------------------

@@ -5,9 +5,9 @@ https://hypothesis.readthedocs.io/en/latest/reference/api.html#database
 
 For every property (properties/replay.py), the failing examples Hypothesis saved (its primary
 key: the shrunk failures of dev and nightly runs; failing that, the ``.secondary`` key, where
-``fuzz_one_input`` in fuzzers/fuzz_properties.py saves what it finds) are replayed once to recover their arguments,
-written as a property record, run again in a fresh interpreter to see whether and how it still
-fails, and filed with ``corpus_store.record_finding`` under target ``properties``, the sidecar
+``fuzz_one_input`` in fuzzers/fuzz_properties.py saves what it finds) are replayed once to
+recover their arguments, written as a property record, run again in a fresh interpreter to see
+whether and how it still fails, and filed with ``corpus_store.record_finding`` under target ``properties``, the sidecar
 naming the property. Examples that pass now are reported, not filed. The database is only read.
 """
 
@@ -118,7 +118,8 @@ def run(args) -> int:
     if args.property:
         unknown = sorted(set(args.property) - set(tests))
         if unknown:
-            raise UsageError(f"unknown property {unknown[0]!r} (known: {', '.join(sorted(tests))})")
+            raise UsageError(f"unknown property {unknown[0]!r} "
+                             f"(python fuzzers/fuzz_properties.py --list names them)")
         tests = {name: tests[name] for name in args.property}
     filed = known = passing = 0
     for name, test in sorted(tests.items()):

@@ -41,6 +41,8 @@ __all__ = [
     "check_setters",
     "check_search_params",
     "check_search_setter",
+    "check_search_params_on_url",
+    "check_hosts_together",
     "check_url_object",
     "check_search_params_state",
     "apply_search_params_op",
@@ -940,12 +942,22 @@ def check_search_params(init: str | list[tuple[str, str]], ops: list[tuple]) -> 
     str(), compared with the model after every operation.
     """
     params = engine.URLSearchParams(init)
+    _run_search_params_ops(params, _search_params_model(init), ops,
+                           f"URLSearchParams({init!r})")
+
+
+def _search_params_model(init) -> list[tuple[str, str]]:
+    """The list a URLSearchParams initialized with ``init`` holds: the pairs of a string (one
+    leading '?' removed), or a sequence of pairs as scalar value strings."""
     if isinstance(init, str):
         text = to_usv(init)
-        model = urlencoded_parse_model((text[1:] if text.startswith("?") else text).encode())
-    else:  # a sequence of name-value pairs
-        model = [(to_usv(n), to_usv(v)) for n, v in init]
-    where = f"URLSearchParams({init!r})"
+        return urlencoded_parse_model((text[1:] if text.startswith("?") else text).encode())
+    return [(to_usv(n), to_usv(v)) for n, v in init]
+
+
+def _run_search_params_ops(params, model, ops, where: str, after_change=None) -> None:
+    """Apply ``ops`` to ``params`` and the model, comparing answers and state after each;
+    ``after_change(where)`` runs after each operation that changes the list."""
     check_search_params_state(params, model, where)
     for op in ops:
         where += f".{op[0]}({', '.join(map(repr, op[1:]))})"
@@ -953,6 +965,8 @@ def check_search_params(init: str | list[tuple[str, str]], ops: list[tuple]) -> 
         if got != expected:
             _fail(f"{where} returned {got!r}, expected {expected!r}")
         check_search_params_state(params, model, where)
+        if after_change is not None and op[0] in ("append", "delete", "set", "sort"):
+            after_change(model, where)
 
 
 def check_fast_path(input: str) -> None:
@@ -996,3 +1010,57 @@ def check_search_setter(href: str, value: str) -> None:
             _fail(f"URL({href!r}); {'url.search_params; ' if taken_first else ''}"
                   f"url.search = {value!r}: search_params lists {listed!r}, expected "
                   f"{expected!r}")
+
+
+def check_search_params_on_url(base: str, init: str, taken_first: bool, ops: list[tuple]) -> None:
+    """https://url.spec.whatwg.org/#dom-url-searchparams
+
+    ``URL(base)``, its search set to ``init`` (``search_params`` taken before or after), then
+    ``ops`` on ``search_params``: the list follows the model as in check_search_params, and
+    after every change the URL's query is the serialized list (none when empty), the URL
+    staying coherent (check_url_object).
+    """
+    url = engine.URL(base)
+    if taken_first:
+        url.search_params  # noqa: B018
+    url.search = init
+
+    def query_written_back(model, where):
+        serialized = urlencoded_serialize_model(model)
+        expected_search = "?" + serialized if serialized else ""
+        if url.search != expected_search:
+            _fail(f"{where}: url.search is {url.search!r}, expected {expected_search!r}")
+        check_url_object(url, where)
+
+    _run_search_params_ops(url.search_params, _search_params_model(init), ops,
+                           f"URL({base!r}) with search {init!r}: searchParams",
+                           query_written_back)
+
+
+def check_hosts_together(texts: list[str]) -> None:
+    """https://url.spec.whatwg.org/#concept-host-equals
+
+    Every text is host-idempotent (check_host_idempotence); the hosts they parse to (an
+    unparsable text stands for "example.org") reparse to themselves, domains round-trip
+    through Unicode (check_domain_roundtrip), and two hosts are equal exactly when their
+    serializations are, symmetrically.
+    """
+    hosts = []
+    for text in texts:
+        check_host_idempotence(text)
+        host = _outcome(engine.parse_host, text)
+        hosts.append(engine.parse_host("example.org") if isinstance(host, _Failed) else host)
+    for host in hosts:
+        again = engine.parse_host(engine.serialize_host(host))
+        if not _same_host(again, host):
+            _fail(f"{_host_repr(host)} reparses as {_host_repr(again)}")
+        if isinstance(host, engine.Domain):
+            check_domain_roundtrip(str(host))
+    for a in hosts:
+        for b in hosts:
+            same = engine.hosts_equal(a, b)
+            if same != (engine.serialize_host(a) == engine.serialize_host(b)):
+                _fail(f"hosts_equal({_host_repr(a)}, {_host_repr(b)}) = {same!r}, but they "
+                      f"serialize as {engine.serialize_host(a)!r}, {engine.serialize_host(b)!r}")
+            if engine.hosts_equal(b, a) != same:
+                _fail(f"hosts_equal is not symmetric on {_host_repr(a)}, {_host_repr(b)}")

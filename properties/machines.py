@@ -4,14 +4,17 @@ https://url.spec.whatwg.org/#api
 
 - ``URLSetterMachine``: a URL, then any sequence of setter calls, coherent after every step
   (invariants.check_url_object); where ``ada_url`` imports, every step is also applied to an
-  ``ada_url.URL`` and both must give the same href. A disagreement (once shrunk) is recorded
-  in the regression corpus (target ``properties``, both answers in the sidecar) and fails the
-  run, unless a documented ada deviation (ADA_KNOWN_DEVIATIONS) explains it.
+  ``ada_url.URL`` and both must give the same href, unless a documented ada deviation
+  (ADA_KNOWN_DEVIATIONS) explains the difference.
 - ``SearchParamsMachine``: ``URLSearchParams`` against a plain list of pairs, every method, both
   free-standing and attached to a URL (whose query it must write back after each change).
 - ``HostMachine``: hosts parsed, serialized, taken to Unicode and back to ASCII, and compared.
 
-Each is exposed as ``Machine.TestCase`` for pytest (properties/test_machines.py).
+Each is exposed as ``Machine.TestCase`` for pytest (properties/test_machines.py). A failing
+run, once shrunk, is filed in the regression corpus (target ``properties``) by the machine's
+teardown during Hypothesis's final replay, as a property record named after the machine and
+replayed by a check of properties/invariants.py (MACHINE_REPLAYERS); a disagreement with ada
+carries both hrefs in the sidecar.
 """
 
 from __future__ import annotations
@@ -85,29 +88,25 @@ def check_setters_against_ada(href: str, steps) -> None:
                              f"is {ours!r}, ada_url's {theirs!r}")
 
 
-def _differing_getters(ours: str | None, theirs: str | None) -> str:
-    """The getters in which two hrefs differ, as the engine reads them ("url" if one is none)."""
-    try:
-        a, b = engine.URL(ours), engine.URL(theirs)
-    except (Failure, TypeError):
-        return "url"
-    return ",".join(name for name in invariants.GETTERS if getattr(a, name) != getattr(b, name))
-
-
-def file_ada_disagreement(href: str, steps, ours: str | None, theirs: str | None) -> None:
-    """Record a disagreement with ada in the regression corpus, both answers in the sidecar;
-    one entry per setter and set of differing getters (corpus_store dedups by signature)."""
+def file_machine_failure(machine: str, args: dict, extra: dict | None = None) -> None:
+    """File a state machine's shrunk failing run as a property record of ``machine`` (replayed
+    by the check in MACHINE_REPLAYERS); its detail is what the replay says, in a fresh
+    interpreter, or kind "unreproducible" when the replay passes."""
     from properties.replay import encode_record
     from urlwb import corpus_store
+    from urlwb.export_hypothesis import replay_verdict, signature
 
-    data = encode_record(ADA_PROPERTY, {"href": href, "steps": [list(p) for p in steps]})
-    last = steps[-1][0] if steps else "constructor"
-    corpus_store.record_finding(
-        "properties", data, kind="invariant",
-        signature=f"{ADA_PROPERTY}:{last}:{_differing_getters(ours, theirs)}",
-        detail=f"URL({href!r}) then {[tuple(p) for p in steps]!r}: engine {ours!r}, "
-               f"ada_url {theirs!r}",
-        extra={"property": ADA_PROPERTY, "engine": ours, "ada_url": theirs})
+    data = encode_record(machine, args)
+    fails, exc_type, detail = replay_verdict(data)
+    if not fails:
+        exc_type, detail = "unreproducible", (f"{machine} failed on {args!r}, but its replay "
+                                              f"through {MACHINE_REPLAYERS[machine].__name__} "
+                                              f"passes")
+    kind = {"AssertionError": "invariant", "unreproducible": "unreproducible"}.get(exc_type,
+                                                                                  "exception")
+    corpus_store.record_finding("properties", data, kind=kind, detail=detail,
+                                signature=signature(machine, exc_type, detail),
+                                extra={"property": machine, **(extra or {})})
 
 
 def _ada_skips_check_bidi(engine_url, ada) -> bool:
@@ -153,7 +152,7 @@ class URLSetterMachine(RuleBasedStateMachine):
         except Failure:
             assume(False)
         self.href = href
-        self.steps: list[tuple[str, str]] = []
+        self.steps: list[tuple[str, str]] = []  # every setter call made, in order
         self.ada = _ada_url(href) if ada_url is not None else None
         if ada_url is not None and self.ada is None:
             self._disagree(self.url.href, None)
@@ -196,9 +195,17 @@ class URLSetterMachine(RuleBasedStateMachine):
                 return
             self._disagree(self.url.href, self.ada.href)
 
+    def teardown(self):
+        # Only the shrunk failing run is replayed as final: file it, with ada's answer.
+        if current_build_context().is_final and hasattr(self, "url"):
+            extra = None
+            if ada_url is not None:
+                ours, theirs = ada_replay(self.href, self.steps)
+                extra = {"engine": ours, "ada_url": theirs} if ours != theirs else None
+            file_machine_failure("URLSetterMachine", {"href": self.href, "steps": self.steps},
+                                 extra)
+
     def _disagree(self, ours, theirs):
-        if current_build_context().is_final:  # file the shrunk example only
-            file_ada_disagreement(self.href, self.steps, ours, theirs)
         raise AssertionError(f"URL({self.href!r}) then {self.steps!r}: engine href {ours!r}, "
                              f"ada_url href {theirs!r}")
 
@@ -210,6 +217,8 @@ class SearchParamsMachine(RuleBasedStateMachine):
     @initialize(init=s.search_params_inits, attached=st.booleans(), taken_first=st.booleans(),
                 base=st.sampled_from(("http://h/p", "sc://h/p", "sc:opaque  ?x", "file:///x")))
     def start(self, init, attached, taken_first, base):
+        self.args = {"init": init, "attached": attached, "taken_first": taken_first,
+                     "base": base, "ops": []}
         self.where = f"URLSearchParams({init!r})"
         if attached:
             self.url = engine.URL(base)
@@ -233,6 +242,7 @@ class SearchParamsMachine(RuleBasedStateMachine):
 
     @rule(op=s.search_params_ops)
     def call(self, op):
+        self.args["ops"].append(op)
         self.where += f".{op[0]}({', '.join(map(repr, op[1:]))})"
         got, expected = invariants.apply_search_params_op(self.params, self.model, op)
         assert got == expected, f"{self.where} returned {got!r}, expected {expected!r}"
@@ -254,13 +264,23 @@ class SearchParamsMachine(RuleBasedStateMachine):
         invariants.check_url_object(self.url, self.where)
 
 
+    def teardown(self):
+        if current_build_context().is_final and hasattr(self, "args"):
+            file_machine_failure("SearchParamsMachine", self.args)
+
+
 class HostMachine(RuleBasedStateMachine):
     """Hosts parsed from any text; serialization, Unicode and ASCII forms, and equality."""
 
     hosts = Bundle("hosts")
 
+    def __init__(self):
+        super().__init__()
+        self.texts: list[str] = []
+
     @rule(target=hosts, text=s.hosts)
     def parse(self, text):
+        self.texts.append(text)
         invariants.check_host_idempotence(text)
         try:
             return engine.parse_host(text)
@@ -285,3 +305,27 @@ class HostMachine(RuleBasedStateMachine):
             f"hosts_equal({a!r}, {b!r}) = {same!r} but their serializations "
             f"{engine.serialize_host(a)!r}, {engine.serialize_host(b)!r}")
         assert engine.hosts_equal(b, a) == same, f"hosts_equal is not symmetric on {a!r}, {b!r}"
+
+    def teardown(self):
+        if current_build_context().is_final:
+            file_machine_failure("HostMachine", {"texts": self.texts})
+
+
+def _replay_search_params_machine(init, attached, taken_first, base, ops):
+    if attached:
+        invariants.check_search_params_on_url(base, init, taken_first, ops)
+    else:
+        invariants.check_search_params(init, ops)
+
+
+def _replay_setter_machine(href, steps):
+    invariants.check_setters(href, steps)
+    check_setters_against_ada(href, steps)
+
+
+#: machine name -> the check that replays a filed run of it (properties/replay.py)
+MACHINE_REPLAYERS = {
+    "URLSetterMachine": _replay_setter_machine,
+    "SearchParamsMachine": _replay_search_params_machine,
+    "HostMachine": invariants.check_hosts_together,
+}

@@ -81,6 +81,7 @@ def replayers() -> dict:
 
     found = {name: test.hypothesis.inner_test for name, test in given_properties().items()}
     found[machines.ADA_PROPERTY] = machines.check_setters_against_ada
+    found.update(machines.MACHINE_REPLAYERS)
     return found
 
 

@@ -92,3 +92,40 @@ def test_export_files_each_failure_under_properties_with_a_sidecar_naming_the_pr
     assert replay.decode_record(entry.read_bytes())[0] == IPV4_PROPERTY
     assert export_hypothesis.run(args) == 0  # a second export files nothing new
     assert "0 filed" in capsys.readouterr().out.splitlines()[-1]
+
+
+def test_a_failing_state_machine_files_its_shrunk_run_as_a_record(tmp_path, monkeypatch):
+    from hypothesis import settings as hsettings
+    from hypothesis.stateful import run_state_machine_as_test
+
+    from properties import invariants, machines
+
+    real = invariants.check_host_idempotence
+
+    def planted(text, is_opaque=False):  # a fault only this process has
+        assert "." not in text, f"planted fault on {text!r}"
+        real(text, is_opaque)
+
+    monkeypatch.setenv("URLWB_CORPUS", str(tmp_path / "corpus"))
+    monkeypatch.setattr(invariants, "check_host_idempotence", planted)
+    with pytest.raises(AssertionError, match="planted fault"):
+        run_state_machine_as_test(machines.HostMachine, settings=hsettings(
+            max_examples=200, database=None, derandomize=True, deadline=None))
+    sidecars = list((tmp_path / "corpus" / "properties" / "regress").glob("*.json"))
+    assert len(sidecars) == 1
+    sidecar = json.loads(sidecars[0].read_text())
+    # the fresh interpreter's replay has no planted fault: filed, and marked as such
+    assert sidecar["property"] == "HostMachine" and sidecar["kind"] == "unreproducible"
+    name, args = replay.decode_record(sidecars[0].with_suffix("").read_bytes())
+    assert name == "HostMachine" and any("." in t for t in args["texts"])
+
+
+def test_a_setter_machine_record_replays_with_the_ada_differential():
+    from properties import machines
+
+    if machines.ada_url is None:
+        pytest.skip("ada_url is not installed")
+    record = replay.encode_record("URLSetterMachine", {
+        "href": "https://a/", "steps": [("hostname", "0.\u0625\u062e\u062a\u0628\u0627\u0631")]})
+    fails, exc_type, detail = export_hypothesis.replay_verdict(record)
+    assert fails and exc_type == "AssertionError" and "ada_url" in detail

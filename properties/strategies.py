@@ -392,7 +392,9 @@ _scheme = st.one_of(
     st.from_regex(r"[a-zA-Z][a-zA-Z0-9+.-]{0,6}", fullmatch=True),
     st.sampled_from(("1a", "a b", "", "+a", "a%3a", "é")),
 )
-_slashes = st.one_of(st.just("//"), st.just("//"), st.text(alphabet="/\\", max_size=4))
+# "//" most often; the backslash and mixed spellings of the confusion classes sampled directly.
+_slashes = st.one_of(st.just("//"), st.just("//"), st.sampled_from(("\\\\", "/\\", "\\/")),
+                     st.text(alphabet="/\\", max_size=4))
 _userinfo = st.one_of(
     st.just(""),
     st.sampled_from(("user:pass@", "a:b:c@", "a@b@", "::@", ":@", "@", "@@", "u%40:p%3A@")),

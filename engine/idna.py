@@ -114,26 +114,15 @@ def _valid_contextj(label: str, pos: int) -> bool:
 
 
 _RTL = frozenset({"R", "AL", "AN"})
-_rtl = None
-
-
-def _rtl_search():
-    """A search for a code point of Bidi class R, AL or AN (a Bidi domain name has one), built on
-    first use from ``unicodedata``."""
-    global _rtl
-    if _rtl is None:
-        ranges, start = [], None
-        for cp in range(0x110000):
-            inside = unicodedata.bidirectional(chr(cp)) in _RTL
-            if inside and start is None:
-                start = cp
-            elif not inside and start is not None:
-                ranges.append(f"\\U{start:08x}-\\U{cp - 1:08x}")
-                start = None
-        _rtl = re.compile("[" + "".join(ranges) + "]").search
-    return _rtl
 _RTL_ALLOWED = frozenset({"R", "AL", "AN", "EN", "ES", "CS", "ET", "ON", "BN", "NSM"})
 _LTR_ALLOWED = frozenset({"L", "EN", "ES", "CS", "ET", "ON", "BN", "NSM"})
+
+
+def _is_bidi_domain_name(labels: list[str]) -> bool:
+    """RFC 5893 Section 1.4: a domain name with a code point of Bidi class R, AL or AN (all of
+    them are outside ASCII)."""
+    bidirectional = unicodedata.bidirectional
+    return any(c > "\x7f" and bidirectional(c) in _RTL for label in labels for c in label)
 
 
 def _check_bidi_label(label: str) -> bool:
@@ -234,7 +223,7 @@ def _process(domain: str, check_hyphens: bool, use_std3: bool) -> list[str]:
     # 4.4 (Validity criterion 8): CheckBidi, for a Bidi domain name (one with an R, AL or AN
     # code point), every non-empty label satisfies RFC 5893's rules.
     if not mapped.isascii() or any(not label.isascii() for label in labels):
-        if any(_rtl_search()(label) for label in labels):
+        if _is_bidi_domain_name(labels):
             for label in labels:
                 if label and not _check_bidi_label(label):
                     raise _Error("Bidi rule")

@@ -95,14 +95,6 @@ class URLRecord:
         self.query: str | None = None
         self.fragment: str | None = None
 
-    def copy(self) -> "URLRecord":
-        other = URLRecord.__new__(URLRecord)
-        other.scheme, other.username, other.password = self.scheme, self.username, self.password
-        other.host, other.port = self.host, self.port
-        other.path = self.path if isinstance(self.path, str) else list(self.path)
-        other.query, other.fragment = self.query, self.fragment
-        return other
-
     @property
     def is_special(self) -> bool:
         """https://url.spec.whatwg.org/#is-special"""

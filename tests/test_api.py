@@ -113,3 +113,15 @@ def test_setters_without_effect():
     url = URL("http://u:p@h:8/")
     url.port = ""
     assert url.href == "http://u:p@h/"
+
+
+def test_url_records():
+    from engine.url import url_parse, urls_equal
+
+    a = url_parse("HTTP://h/a#x")
+    b = engine.basic_url_parse("http://h/a#y")
+    assert a.is_special and not url_parse("x:/a").is_special
+    assert not urls_equal(a, b) and urls_equal(a, b, exclude_fragments=True)
+    assert a.includes_credentials is False and url_parse("ws://u@h").includes_credentials
+    assert url_parse("mailto:x").has_opaque_path and url_parse("mailto:x").cannot_have_username_password_port
+    assert repr(a) == "<URLRecord 'http://h/a#x'>"

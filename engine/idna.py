@@ -362,6 +362,8 @@ def punycode_decode(encoded: str) -> str:
         output = []
         rest = encoded
     index, length = 0, len(rest)
+    inserts: list[tuple[int, int]] = []  # (index at the time, code point), placed at the end
+    size_now = len(output)
     while index < length:
         old_i, w, k = i, 1, _BASE
         while True:
@@ -379,7 +381,7 @@ def punycode_decode(encoded: str) -> str:
                 raise ValueError("Punycode overflow")
             w *= _BASE - t
             k += _BASE
-        size = len(output) + 1
+        size = size_now + 1
         bias = _adapt(i - old_i, size, old_i == 0)
         if i // size > _MAXINT - n:
             raise ValueError("Punycode overflow")
@@ -387,9 +389,49 @@ def punycode_decode(encoded: str) -> str:
         i %= size
         if n > 0x10FFFF:
             raise ValueError("Punycode decodes beyond U+10FFFF")
-        output.insert(i, chr(n))
+        inserts.append((i, n))
         i += 1
-    return "".join(output)
+        size_now += 1
+    return _place(output, inserts)
+
+
+def _place(basic: list[str], inserts: list[tuple[int, int]]) -> str:
+    """The decoded string: ``basic`` with each (index, code point) of ``inserts`` inserted in turn.
+
+    Inserting into a list one by one is quadratic for a long label; instead, each insertion's
+    final place is found going backwards: the (index + 1)-th slot not taken by a later insertion,
+    with a Fenwick tree over the free slots (O(n log n)). The basic code points fill the slots
+    left over, in order."""
+    if len(inserts) <= 64:
+        out = list(basic)
+        for index, cp in inserts:
+            out.insert(index, chr(cp))
+        return "".join(out)
+    size = len(basic) + len(inserts)
+    tree = [0] * (size + 1)
+    for j in range(1, size + 1):  # every slot free: a tree of ones, built in linear time
+        tree[j] += 1
+        parent = j + (j & -j)
+        if parent <= size:
+            tree[parent] += tree[j]
+    top = 1 << size.bit_length()
+    result: list[str | None] = [None] * size
+    for index, cp in reversed(inserts):
+        # The slot with (index + 1) free slots up to and including it.
+        pos, rank, step = 0, index + 1, top
+        while step:
+            nxt = pos + step
+            if nxt <= size and tree[nxt] < rank:
+                pos = nxt
+                rank -= tree[nxt]
+            step >>= 1
+        result[pos] = chr(cp)
+        j = pos + 1
+        while j <= size:
+            tree[j] -= 1
+            j += j & -j
+    rest = iter(basic)
+    return "".join(c if c is not None else next(rest) for c in result)
 
 
 def unicode_to_ascii(domain: str, *, check_hyphens: bool, use_std3: bool, verify_dns_length: bool) -> str:

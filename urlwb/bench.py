@@ -161,6 +161,12 @@ def bench_urls(rounds: int) -> None:
     print(f"  engine / urlsplit = {base / times['urllib.parse.urlsplit']:.2f} (stretch target ≤ 2)")
 
 
+def _punycode_of(n: int) -> str:
+    from engine.idna import punycode_encode
+
+    return punycode_encode("".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(n)))
+
+
 GROWTH = {
     "slashes": lambda n: "http://h/" + "/" * n,
     "dot segments": lambda n: "http://h/" + "./" * n,
@@ -170,6 +176,7 @@ GROWTH = {
     "unicode host labels": lambda n: "http://" + "ü." * n + "com/",
     "long unicode label": lambda n: "http://" + "ü" * n + ".com/",
     "label of distinct code points": lambda n: "http://" + "".join(map(chr, range(0x4E00, 0x4E00 + n))) + ".com/",
+    "long xn-- label beside a Unicode one": lambda n: "http://\u00fc.xn--" + _punycode_of(n) + "/",
     "userinfo of @": lambda n: "http://" + "a@" * n + "h/",
     "IPv6-looking": lambda n: "http://[" + "1:" * n + "1]/",
     "percent runs": lambda n: "http://h/" + "%41" * n,

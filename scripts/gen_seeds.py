@@ -170,6 +170,15 @@ def seeds_search_params(mod) -> Iterator[bytes]:
         yield w.data()
 
 
+def seeds_fast_path(mod) -> Iterator[bytes]:
+    # The whole input is the text: WPT inputs and their hrefs (the hrefs are mostly the simple
+    # absolute URLs the fast path takes).
+    for c in url_cases():
+        for text in (c["input"], c.get("href")):
+            if text:
+                yield text.encode("utf-8", "surrogatepass")
+
+
 GENERATORS = {name[len("seeds_"):]: fn for name, fn in globals().items() if name.startswith("seeds_")}
 
 

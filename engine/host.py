@@ -12,7 +12,7 @@ import re
 
 from .failure import Failure
 from .idna import domain_to_ascii
-from .infra import to_scalar_value_string
+from .infra import ASCII_DIGITS, ASCII_HEX_DIGITS, to_scalar_value_string
 from .percent_encoding import C0_CONTROL_PERCENT_ENCODE_SET, _utf8_percent_encode, percent_decode
 
 __all__ = [
@@ -84,7 +84,6 @@ FORBIDDEN_DOMAIN_CODE_POINTS = (
 )
 
 _forbidden_host = re.compile("[\x00\t\n\r #/:<>?@\\[\\\\\\]^|]").search
-_forbidden_domain = re.compile("[\x00-\x20#%/:<>?@\\[\\\\\\]^|\x7f]").search
 _percent_encoded_byte = re.compile("%[0-9A-Fa-f]{2}").search
 # https://url.spec.whatwg.org/#url-code-points, with U+0025 (%) added, as the opaque-host parser
 # checks them.
@@ -110,7 +109,7 @@ def parse_host(input: str, is_opaque: bool = False, *, errors: list[str] | None 
     # 1. If input starts with U+005B ([), then:
     if input[:1] == "[":
         # 1.1. If input does not end with U+005D (]), IPv6-unclosed validation error, return failure.
-        if input[-1] != "]" or len(input) < 2:
+        if input[-1] != "]":
             if errors is not None:
                 errors.append("IPv6-unclosed")
             raise Failure("IPv6-unclosed")
@@ -154,14 +153,12 @@ def ends_in_a_number(input: str) -> bool:
         return True
     # 6. If parsing last as an IPv4 number does not return failure, then return true.
     # (Equivalent to: "0x" or "0X" followed by zero or more ASCII hex digits.)
-    if last[:2] in ("0x", "0X") and all(c in _HEX_DIGITS for c in last[2:]):
+    if last[:2] in ("0x", "0X") and all(c in ASCII_HEX_DIGITS for c in last[2:]):
         return True
     return False
 
 
-_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 _OCTAL_DIGITS = frozenset("01234567")
-_DECIMAL_DIGITS = frozenset("0123456789")
 
 
 def parse_ipv4_number(input: str) -> tuple[int, bool]:
@@ -173,13 +170,13 @@ def parse_ipv4_number(input: str) -> tuple[int, bool]:
     if not input:
         raise Failure("IPv4-non-numeric-part")
     validation_error = False
-    digits = _DECIMAL_DIGITS
+    digits = ASCII_DIGITS
     radix = 10
     # 4. "0x"/"0X": hexadecimal.
     if len(input) >= 2 and input[0] == "0" and input[1] in "xX":
         validation_error = True
         input = input[2:]
-        digits, radix = _HEX_DIGITS, 16
+        digits, radix = ASCII_HEX_DIGITS, 16
     # 5. A leading 0 (and at least two code points): octal.
     elif len(input) >= 2 and input[0] == "0":
         validation_error = True
@@ -264,7 +261,7 @@ def parse_ipv6(input: str, *, errors: list[str] | None = None) -> IPv6Address:
     compress = None
     pointer = 0
     n = len(input)
-    hex_digits = _HEX_DIGITS
+    hex_digits = ASCII_HEX_DIGITS
     # 5. If c is U+003A (:), then:
     if input[:1] == ":":
         # 5.1. If remaining does not start with U+003A (:), IPv6-invalid-compression.
@@ -309,9 +306,9 @@ def parse_ipv6(input: str, *, errors: list[str] | None = None) -> IPv6Address:
                         pointer += 1
                     else:
                         raise fail("IPv4-in-IPv6-invalid-code-point")
-                if pointer >= n or input[pointer] not in _DECIMAL_DIGITS:
+                if pointer >= n or input[pointer] not in ASCII_DIGITS:
                     raise fail("IPv4-in-IPv6-invalid-code-point")
-                while pointer < n and input[pointer] in _DECIMAL_DIGITS:
+                while pointer < n and input[pointer] in ASCII_DIGITS:
                     number = ord(input[pointer]) - 0x30
                     if ipv4_piece is None:
                         ipv4_piece = number

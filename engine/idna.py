@@ -27,6 +27,8 @@ __all__ = ["domain_to_ascii", "domain_to_unicode", "unicode_to_ascii", "unicode_
 
 _VALID, _MAPPED, _DEVIATION, _IGNORED = b"V"[0], b"M"[0], b"D"[0], b"I"[0]
 
+# https://url.spec.whatwg.org/#forbidden-domain-code-point (engine.host holds the set; the
+# domain parser, which engine.host imports, searches with this pattern).
 _forbidden_domain = re.compile("[\x00-\x20#%/:<>?@\\[\\\\\\]^|\x7f]").search
 # ASCII code points other than a-z, 0-9 and U+002D (-).
 _not_std3 = re.compile("[\x00-,./:-`{-\x7f]").search
@@ -68,12 +70,6 @@ def _map(domain: str) -> str:
             raise _Error(f"disallowed code point U+{ord(c):04X}")
         out.append(mapped)
     return "".join(out)
-
-
-def _status_ok(cp: int) -> bool:
-    i = cp if cp < 256 else bisect.bisect_right(uts46_starts, cp) - 1
-    status = uts46_statuses[i]
-    return status == _VALID or status == _DEVIATION
 
 
 _VIRAMA = 9
@@ -182,7 +178,7 @@ def _validate_label(label: str, check_hyphens: bool, use_std3: bool, decoded: bo
     # an ASCII code point must be a lowercase letter, a digit or U+002D.
     if decoded:
         for c in label:
-            if not _status_ok(ord(c)):
+            if _map_code_point(c) != c:  # not valid or deviation
                 raise _Error(f"code point U+{ord(c):04X} is not valid")
     if use_std3 and _not_std3(label):
         raise _Error("not a STD3 ASCII code point")

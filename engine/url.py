@@ -19,13 +19,10 @@ from .host import (
     EmptyHost,
     ends_in_a_number,
     Host,
-    IPv4Address,
-    IPv6Address,
-    OpaqueHost,
     parse_host,
     serialize_host,
 )
-from .infra import to_scalar_value_string
+from .infra import ASCII_ALPHA, ASCII_DIGITS, to_scalar_value_string
 from .percent_encoding import (
     C0_CONTROL_PERCENT_ENCODE_SET,
     FRAGMENT_PERCENT_ENCODE_SET,
@@ -131,10 +128,7 @@ class URLRecord:
 # https://url.spec.whatwg.org/#c0-control-or-space, stripped from both ends
 _C0_OR_SPACE = "".join(map(chr, range(0x21)))
 _TAB_OR_NEWLINE = {0x09: None, 0x0A: None, 0x0D: None}
-_ASCII_ALPHA = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
-_SCHEME_CHARS = _ASCII_ALPHA | frozenset("0123456789+-.")
 _scheme_run = re.compile(r"[A-Za-z0-9+\-.]*").match
-_DIGITS = frozenset("0123456789")
 _SINGLE_DOT = frozenset((".", "%2e", "%2E"))
 _DOUBLE_DOT = frozenset(("..", ".%2e", ".%2E", "%2e.", "%2E.", "%2e%2e", "%2E%2E", "%2e%2E", "%2E%2e"))
 # Delimiters of a path segment: special URLs also end one at U+005C (\).
@@ -151,19 +145,19 @@ _authority_end = re.compile(r"[/?#]").search
 
 def _is_windows_drive_letter(s: str) -> bool:
     """https://url.spec.whatwg.org/#windows-drive-letter"""
-    return len(s) == 2 and s[0] in _ASCII_ALPHA and s[1] in ":|"
+    return len(s) == 2 and s[0] in ASCII_ALPHA and s[1] in ":|"
 
 
 def _is_normalized_windows_drive_letter(s: str) -> bool:
     """https://url.spec.whatwg.org/#normalized-windows-drive-letter"""
-    return len(s) == 2 and s[0] in _ASCII_ALPHA and s[1] == ":"
+    return len(s) == 2 and s[0] in ASCII_ALPHA and s[1] == ":"
 
 
 def starts_with_windows_drive_letter(s: str) -> bool:
     """https://url.spec.whatwg.org/#start-with-a-windows-drive-letter"""
     return (
         len(s) >= 2
-        and s[0] in _ASCII_ALPHA
+        and s[0] in ASCII_ALPHA
         and s[1] in ":|"
         and (len(s) == 2 or s[2] in "/\\?#")
     )
@@ -310,7 +304,7 @@ def basic_url_parse_state_machine(
             encoding = "utf-8"
     # 6./7. buffer, atSignSeen, insideBrackets, passwordTokenSeen.
     buffer = ""
-    at_sign_seen = inside_brackets = password_token_seen = False
+    inside_brackets = False
     shortcut = True
     # 8. Let pointer be a pointer for input.
     pointer = 0
@@ -401,7 +395,7 @@ def basic_url_parse_state_machine(
             elif state_override is not None and url.host is None:
                 url.path.append("")
         elif state == SCHEME_START:
-            if c in _ASCII_ALPHA and c:
+            if c in ASCII_ALPHA and c:
                 buffer += c.lower()
                 state = SCHEME
             elif state_override is None:
@@ -483,21 +477,16 @@ def basic_url_parse_state_machine(
             if last_at >= 0:
                 if errors is not None:
                     errors.extend(["invalid-credentials"] * input.count("@", pointer, end))
-                at_sign_seen = True
-                userinfo = input[pointer:last_at]
                 # For each code point: the first U+003A (:) starts the password; the rest is
-                # UTF-8 percent-encoded with the userinfo set (which encodes @ as %40).
-                if not password_token_seen and ":" in userinfo:
-                    username, _, password = userinfo.partition(":")
-                    url.username += _utf8_percent_encode(username, USERINFO_PERCENT_ENCODE_SET, False)
-                    url.password += _utf8_percent_encode(password, USERINFO_PERCENT_ENCODE_SET, False)
-                    password_token_seen = True
-                else:
-                    url.username += _utf8_percent_encode(userinfo, USERINFO_PERCENT_ENCODE_SET, False)
+                # UTF-8 percent-encoded with the userinfo set (which encodes @ as %40). The whole
+                # userinfo is taken at once, so atSignSeen and passwordTokenSeen need no state.
+                username, _, password = input[pointer:last_at].partition(":")
+                url.username += _utf8_percent_encode(username, USERINFO_PERCENT_ENCODE_SET, False)
+                url.password += _utf8_percent_encode(password, USERINFO_PERCENT_ENCODE_SET, False)
                 pointer = last_at + 1
-            # If atSignSeen is true and buffer is the empty string, host-missing, failure.
-            if at_sign_seen and pointer == end:
-                raise _fail(errors, "host-missing")
+                # If atSignSeen is true and buffer is the empty string, host-missing, failure.
+                if pointer == end:
+                    raise _fail(errors, "host-missing")
             state = HOST
             pointer -= 1
         elif state == HOST or state == HOSTNAME:
@@ -552,7 +541,7 @@ def basic_url_parse_state_machine(
                         return None
         elif state == PORT:
             start = pointer
-            while pointer < n and input[pointer] in _DIGITS:
+            while pointer < n and input[pointer] in ASCII_DIGITS:
                 pointer += 1
             c = input[pointer] if pointer < n else ""
             buffer = input[start:pointer]

@@ -90,9 +90,7 @@ def bench_hosts(rounds: int) -> None:
 
     print("percent-encoding: µs per kB (ASCII-heavy text with a few code points to encode)")
     text = ("/path/to/some-resource_name.html?q=a b&x=ü " * 30)[:1024]
-    data = text.encode()
     items = [text] * 50
-    bitems = [data] * 50
     comp = engine.COMPONENT_PERCENT_ENCODE_SET
     enc = _best_per_item(
         {

@@ -199,7 +199,7 @@ def run(args) -> int:
 
 def diff(items, names, reference=None, reparse=True, hosts=True, progress=False) -> DiffResult:
     """Parse every (input, base, source) with every named parser and classify each disagreement."""
-    from urlwb import classify, oracles
+    from urlwb import oracles
     loaded, skipped = oracles.load(names)
     for name, reason in skipped.items():
         print(f"urlwb diff: {name} skipped: {reason}", file=sys.stderr)

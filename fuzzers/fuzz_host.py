@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
 """Fuzz target ``host``: the host parser, special (domain, IPv4, IPv6) and opaque.
 
-Invariant (properties/invariants.py, check_host_idempotence): for a string the host parser
-accepts, serializing the host, reparsing and reserializing gives the same string and an equal
-host; only engine.Failure ever escapes the parser.
+Invariant (properties/invariants.py, check_host_idempotence), one of its parts per input:
+"reparse" (for a string the host parser accepts, serializing the host, reparsing and
+reserializing gives the same string and an equal host), "errors" (listening for validation
+errors changes nothing, and a failure names the error recorded last); only engine.Failure ever
+escapes the parser.
 
-Input: the text, then a trailing choice: special or opaque (``is_opaque``).
+Input: the text, then one trailing choice of the host parser's mode (special or opaque,
+``is_opaque``) and the part to check: the byte modulo 4 (0/1: reparse, special/opaque; 2/3:
+errors, special/opaque). Each part costs a parse or two more, and libFuzzer's mutations of that
+byte give every input to both.
 """
 import contextlib
 import sys
@@ -17,13 +22,14 @@ from urlwb.fuzzdata import Reader
 with atheris.instrument_imports(include=["engine"]) if __name__ == "__main__" else contextlib.nullcontext():
     from properties import invariants
 
-OPAQUE = (False, True)
+MODES = tuple((is_opaque, part) for part in invariants.HOST_IDEMPOTENCE_PARTS
+              for is_opaque in (False, True))
 
 
 def check(data: bytes) -> None:
     r = Reader(data)
-    is_opaque = r.choice(OPAQUE)
-    invariants.check_host_idempotence(r.rest(), is_opaque)
+    is_opaque, part = r.choice(MODES)
+    invariants.check_host_idempotence(r.rest(), is_opaque, parts=(part,))
 
 
 def TestOneInput(data: bytes) -> None:

@@ -85,13 +85,17 @@ def seeds_setters(mod) -> Iterator[bytes]:
 
 
 def seeds_host(mod) -> Iterator[bytes]:
+    # One trailing choice of (is_opaque, part): the parts alternate from seed to seed.
+    inputs = []
     for c in url_cases():
         host = authority(c["input"])
         if host is not None:
             special = c["input"].strip().lower().split(":")[0] in ("http", "https", "ws", "wss", "ftp", "file")
-            yield Writer().choice(0 if special else 1, 2).rest(host).data()
-    for c in wpt("toascii.json"):
-        yield Writer().choice(0, 2).rest(c["input"]).data()
+            inputs.append((host, not special))
+    inputs += [(c["input"], False) for c in wpt("toascii.json")]
+    for i, (host, is_opaque) in enumerate(inputs):
+        yield Writer().choice(mod.MODES.index((is_opaque, mod.invariants.HOST_IDEMPOTENCE_PARTS[i % 2])),
+                              len(mod.MODES)).rest(host).data()
 
 
 def seeds_idna(mod) -> Iterator[bytes]:

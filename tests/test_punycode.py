@@ -9,14 +9,14 @@ import random
 
 import pytest
 
-from engine.idna import punycode_encode
+from engine.punycode import _SHORT, punycode_encode
 
 
-def _strings(seed: int, count: int, longest: int = 40):
+def _strings(seed: int, count: int, longest: int = 40, shortest: int = 0):
     r = random.Random(seed)
     ranges = [(0x20, 0x80), (0x80, 0x800), (0x800, 0x10000), (0x10000, 0x110000)]
     for _ in range(count):
-        chars = [chr(r.randrange(*r.choice(ranges))) for _ in range(r.randrange(0, longest))]
+        chars = [chr(r.randrange(*r.choice(ranges))) for _ in range(r.randrange(shortest, longest))]
         # Repeats of a few code points, the case the delta bookkeeping is subtle for.
         if chars and r.random() < 0.5:
             chars += r.choices(chars, k=r.randrange(1, 10))
@@ -32,8 +32,12 @@ def test_matches_python_codec(seed):
 
 
 def test_long_labels_match_python_codec():
-    """Labels over 64 code points take the Fenwick-tree path."""
-    for s in _strings(99, 60, longest=300):
+    """Labels over _SHORT code points take the Fenwick-tree path; labels just under it the mask."""
+    for s in _strings(99, 6, shortest=_SHORT - 40, longest=_SHORT):
+        assert len(s) <= _SHORT
+        assert punycode_encode(s) == s.encode("punycode").decode("ascii"), repr(s)
+    for s in _strings(98, 6, shortest=_SHORT + 1, longest=2 * _SHORT):
+        assert len(s) > _SHORT
         assert punycode_encode(s) == s.encode("punycode").decode("ascii"), repr(s)
 
 
@@ -43,12 +47,15 @@ def test_known_labels(label, expected):
 
 
 def test_decoder_inverts_encoder():
-    from engine.idna import punycode_decode
+    from engine.punycode import punycode_decode
 
     for s in _strings(7, 500):
         assert punycode_decode(punycode_encode(s)) == s, repr(s)
-    # Over 64 insertions the decoder places them with a Fenwick tree.
-    for s in _strings(8, 60, longest=300):
+    # Over _SHORT insertions the decoder places them with a Fenwick tree.
+    long = [s for s in _strings(8, 10, shortest=_SHORT + 1, longest=3 * _SHORT)
+            if sum(c >= "\x80" for c in s) > _SHORT]
+    assert len(long) >= 5
+    for s in long:
         assert punycode_decode(punycode_encode(s)) == s, repr(s)
 
 
@@ -56,7 +63,7 @@ def test_decoder_inverts_encoder():
 def test_decoder_fails_as_rfc_3492_says(encoded):
     """A delimiter with no basic code points before it is not consumed ("-59d" fails, though
     Python's codec decodes it); overflow and non-digits fail."""
-    from engine.idna import punycode_decode
+    from engine.punycode import punycode_decode
 
     with pytest.raises(ValueError):
         punycode_decode(encoded)

@@ -160,7 +160,7 @@ def bench_urls(rounds: int) -> None:
 
 
 def _punycode_of(n: int) -> str:
-    from engine.idna import punycode_encode
+    from engine.punycode import punycode_encode
 
     return punycode_encode("".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(n)))
 

@@ -37,6 +37,7 @@ __all__ = [
     "URLRecord",
     "SPECIAL_SCHEMES",
     "STATES",
+    "State",
     "basic_url_parse",
     "url_parse",
     "serialize_url",
@@ -55,23 +56,50 @@ __all__ = [
 # https://url.spec.whatwg.org/#special-scheme -> default port
 SPECIAL_SCHEMES = {"ftp": 21, "file": None, "http": 80, "https": 443, "ws": 80, "wss": 443}
 
-# The states, by the Standard's names (for state override).
+class State:
+    """A state of the basic URL parser, by its name in the Standard (for state override).
+
+    The parser tells states apart by identity (``state is PATH``): a state is one of the objects
+    below, never equal to anything else, and a test costs no comparison (which a fuzzer's
+    instrumentation would trace, for nothing: the state is never input)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<{self.name}>"
+
+
+STATES = {name: State(name) for name in (
+    "scheme start state",
+    "scheme state",
+    "no scheme state",
+    "special relative or authority state",
+    "path or authority state",
+    "relative state",
+    "relative slash state",
+    "special authority slashes state",
+    "special authority ignore slashes state",
+    "authority state",
+    "host state",
+    "hostname state",
+    "port state",
+    "file state",
+    "file slash state",
+    "file host state",
+    "path start state",
+    "path state",
+    "opaque path state",
+    "query state",
+    "fragment state",
+)}
 (
     SCHEME_START, SCHEME, NO_SCHEME, SPECIAL_RELATIVE_OR_AUTHORITY, PATH_OR_AUTHORITY, RELATIVE,
     RELATIVE_SLASH, SPECIAL_AUTHORITY_SLASHES, SPECIAL_AUTHORITY_IGNORE_SLASHES, AUTHORITY, HOST,
     HOSTNAME, PORT, FILE, FILE_SLASH, FILE_HOST, PATH_START, PATH, OPAQUE_PATH, QUERY, FRAGMENT,
-) = range(21)
-STATES = {
-    "scheme start state": SCHEME_START, "scheme state": SCHEME, "no scheme state": NO_SCHEME,
-    "special relative or authority state": SPECIAL_RELATIVE_OR_AUTHORITY,
-    "path or authority state": PATH_OR_AUTHORITY, "relative state": RELATIVE,
-    "relative slash state": RELATIVE_SLASH, "special authority slashes state": SPECIAL_AUTHORITY_SLASHES,
-    "special authority ignore slashes state": SPECIAL_AUTHORITY_IGNORE_SLASHES,
-    "authority state": AUTHORITY, "host state": HOST, "hostname state": HOSTNAME, "port state": PORT,
-    "file state": FILE, "file slash state": FILE_SLASH, "file host state": FILE_HOST,
-    "path start state": PATH_START, "path state": PATH, "opaque path state": OPAQUE_PATH,
-    "query state": QUERY, "fragment state": FRAGMENT,
-}
+) = STATES.values()
 
 
 class URLRecord:
@@ -137,6 +165,9 @@ _segment_end = re.compile(r"[/?#]").search
 _segment_end_special_override = re.compile(r"[/\\]").search
 _segment_end_override = re.compile(r"/").search
 _opaque_path_end = re.compile(r"[?#]").search
+# A single-dot or double-dot URL path segment (".", "%2e", "..", ".%2e", ...) in a path.
+_dot_segment_special = re.compile(r"(?:^|[/\\])(?:\.|%2[eE]){1,2}(?=[/\\]|\Z)").search
+_dot_segment = re.compile(r"(?:^|/)(?:\.|%2[eE]){1,2}(?=/|\Z)").search
 _host_end_special = re.compile(r"[:/?#\\\[\]]").search
 _host_end = re.compile(r"[:/?#\[\]]").search
 _authority_end_special = re.compile(r"[/\\?#]").search
@@ -243,7 +274,7 @@ def basic_url_parse(
     base: URLRecord | None = None,
     *,
     url: URLRecord | None = None,
-    state_override: str | int | None = None,
+    state_override: str | State | None = None,
     encoding: str = "utf-8",
     errors: list[str] | None = None,
 ) -> URLRecord | None:
@@ -266,7 +297,7 @@ def basic_url_parse_state_machine(
     base: URLRecord | None = None,
     *,
     url: URLRecord | None = None,
-    state_override: str | int | None = None,
+    state_override: str | State | None = None,
     encoding: str = "utf-8",
     errors: list[str] | None = None,
 ) -> URLRecord | None:
@@ -276,7 +307,7 @@ def basic_url_parse_state_machine(
     if base is not None and not isinstance(base, URLRecord):
         raise TypeError("basic_url_parse() takes a URLRecord as base")
     input = to_scalar_value_string(input)
-    if state_override is not None and not isinstance(state_override, int):
+    if state_override is not None and not isinstance(state_override, State):
         try:
             state_override = STATES[state_override]
         except (KeyError, TypeError):
@@ -313,24 +344,23 @@ def basic_url_parse_state_machine(
     while True:
         c = input[pointer] if pointer < n else ""  # "" is the EOF code point
         # (The states are tested most frequent first.)
-        if state == PATH:
+        if state is PATH:
             special = url.scheme in SPECIAL_SCHEMES
             if shortcut and not buffer and state_override is None and errors is None and url.scheme != "file":
                 shortcut = False  # tried once per parse: trying again per segment would be quadratic
-                # Whole-path shortcut: up to the query or fragment, a path with no "." or "%"
-                # (so no dot segments), no "\\" and nothing to percent-encode is its segments,
-                # split on "/", exactly as the segment-by-segment steps below would append them
-                # (and with nothing to report).
+                # Whole-path shortcut: up to the query or fragment, a path without dot segments
+                # (and not of a file URL, for Windows drive letters) is its segments, split on
+                # "/" (and "\\" for a special URL), each percent-encoded with the path set,
+                # exactly as the segment-by-segment steps below would append them. ("/" and
+                # "\\" are not in the set, so encoding the whole run is encoding each segment.)
+                # Nobody listens, so there is nothing to report.
                 m = _opaque_path_end(input, pointer)
                 end = m.start() if m else n
                 run = input[pointer:end]
-                if (
-                    "." not in run
-                    and "%" not in run
-                    and "\\" not in run
-                    and PATH_PERCENT_ENCODE_SET.needs_encoding(run) is None
-                ):
-                    url.path.extend(run.split("/"))
+                if (_dot_segment_special if special else _dot_segment)(run) is None:
+                    if special and "\\" in run:
+                        run = run.replace("\\", "/")
+                    url.path.extend(_utf8_percent_encode(run, PATH_PERCENT_ENCODE_SET, False).split("/"))
                     pointer = end
                     if m is None:
                         break
@@ -375,7 +405,7 @@ def basic_url_parse_state_machine(
             elif c == "#":
                 url.fragment = ""
                 state = FRAGMENT
-        elif state == PATH_START:
+        elif state is PATH_START:
             if url.scheme in SPECIAL_SCHEMES:
                 if c == "\\" and errors is not None:
                     errors.append("invalid-reverse-solidus")
@@ -394,7 +424,7 @@ def basic_url_parse_state_machine(
                     pointer -= 1
             elif state_override is not None and url.host is None:
                 url.path.append("")
-        elif state == SCHEME_START:
+        elif state is SCHEME_START:
             if c in ASCII_ALPHA and c:
                 buffer += c.lower()
                 state = SCHEME
@@ -403,7 +433,7 @@ def basic_url_parse_state_machine(
                 pointer -= 1
             else:
                 raise Failure(None, "scheme must start with an ASCII alpha")
-        elif state == SCHEME:
+        elif state is SCHEME:
             # Take the run of scheme code points at once.
             run = _scheme_run(input, pointer).group()
             if run:
@@ -452,7 +482,7 @@ def basic_url_parse_state_machine(
                 pointer = -1
             else:
                 raise Failure(None, "invalid scheme")
-        elif state == SPECIAL_AUTHORITY_SLASHES:
+        elif state is SPECIAL_AUTHORITY_SLASHES:
             if c == "/" and input[pointer + 1 : pointer + 2] == "/":
                 state = SPECIAL_AUTHORITY_IGNORE_SLASHES
                 pointer += 1
@@ -461,13 +491,13 @@ def basic_url_parse_state_machine(
                     errors.append("special-scheme-missing-following-solidus")
                 state = SPECIAL_AUTHORITY_IGNORE_SLASHES
                 pointer -= 1
-        elif state == SPECIAL_AUTHORITY_IGNORE_SLASHES:
+        elif state is SPECIAL_AUTHORITY_IGNORE_SLASHES:
             if c != "/" and c != "\\":
                 state = AUTHORITY
                 pointer -= 1
             elif errors is not None:
                 errors.append("special-scheme-missing-following-solidus")
-        elif state == AUTHORITY:
+        elif state is AUTHORITY:
             # The authority runs to the first EOF, /, ?, # (or \ for special URLs); each @ in it
             # is an invalid-credentials validation error, and all before the last @ is userinfo.
             special = url.scheme in SPECIAL_SCHEMES
@@ -489,7 +519,7 @@ def basic_url_parse_state_machine(
                     raise _fail(errors, "host-missing")
             state = HOST
             pointer -= 1
-        elif state == HOST or state == HOSTNAME:
+        elif state is HOST or state is HOSTNAME:
             if state_override is not None and url.scheme == "file":
                 pointer -= 1
                 state = FILE_HOST
@@ -519,7 +549,7 @@ def basic_url_parse_state_machine(
                 if c == ":":
                     if not buffer:
                         raise _fail(errors, "host-missing")
-                    if state_override == HOSTNAME:
+                    if state_override is HOSTNAME:
                         raise Failure(None, "hostname setter: a port is not allowed")
                     url.host = parse_host(buffer, not special, errors=errors)
                     buffer = ""
@@ -539,7 +569,7 @@ def basic_url_parse_state_machine(
                     state = PATH_START
                     if state_override is not None:
                         return None
-        elif state == PORT:
+        elif state is PORT:
             start = pointer
             while pointer < n and input[pointer] in ASCII_DIGITS:
                 pointer += 1
@@ -568,7 +598,7 @@ def basic_url_parse_state_machine(
                 pointer -= 1
             else:
                 raise _fail(errors, "port-invalid")
-        elif state == QUERY:
+        elif state is QUERY:
             if encoding != "utf-8" and (
                 url.scheme not in SPECIAL_SCHEMES or url.scheme == "ws" or url.scheme == "wss"
             ):
@@ -594,13 +624,13 @@ def basic_url_parse_state_machine(
             if end < n:
                 url.fragment = ""
                 state = FRAGMENT
-        elif state == FRAGMENT:
+        elif state is FRAGMENT:
             run = input[pointer:]
             if errors is not None:
                 _invalid_url_units(run, input, pointer, errors)
             url.fragment += _utf8_percent_encode(run, FRAGMENT_PERCENT_ENCODE_SET, False)
             pointer = n
-        elif state == OPAQUE_PATH:
+        elif state is OPAQUE_PATH:
             m = _opaque_path_end(input, pointer)
             end = m.start() if m else n
             run = input[pointer:end]
@@ -620,7 +650,7 @@ def basic_url_parse_state_machine(
             elif c == "#":
                 url.fragment = ""
                 state = FRAGMENT
-        elif state == NO_SCHEME:
+        elif state is NO_SCHEME:
             if base is None or (isinstance(base.path, str) and c != "#"):
                 raise _fail(errors, "missing-scheme-non-relative-URL")
             elif isinstance(base.path, str) and c == "#":
@@ -635,7 +665,7 @@ def basic_url_parse_state_machine(
             else:
                 state = FILE
                 pointer -= 1
-        elif state == RELATIVE:
+        elif state is RELATIVE:
             url.scheme = base.scheme
             if c == "/":
                 state = RELATIVE_SLASH
@@ -659,7 +689,7 @@ def basic_url_parse_state_machine(
                     shorten_path(url)
                     state = PATH
                     pointer -= 1
-        elif state == RELATIVE_SLASH:
+        elif state is RELATIVE_SLASH:
             if url.scheme in SPECIAL_SCHEMES and c and c in "/\\":
                 if c == "\\" and errors is not None:
                     errors.append("invalid-reverse-solidus")
@@ -671,7 +701,7 @@ def basic_url_parse_state_machine(
                 url.host, url.port = base.host, base.port
                 state = PATH
                 pointer -= 1
-        elif state == SPECIAL_RELATIVE_OR_AUTHORITY:
+        elif state is SPECIAL_RELATIVE_OR_AUTHORITY:
             if c == "/" and input[pointer + 1 : pointer + 2] == "/":
                 state = SPECIAL_AUTHORITY_IGNORE_SLASHES
                 pointer += 1
@@ -680,13 +710,13 @@ def basic_url_parse_state_machine(
                     errors.append("special-scheme-missing-following-solidus")
                 state = RELATIVE
                 pointer -= 1
-        elif state == PATH_OR_AUTHORITY:
+        elif state is PATH_OR_AUTHORITY:
             if c == "/":
                 state = AUTHORITY
             else:
                 state = PATH
                 pointer -= 1
-        elif state == FILE:
+        elif state is FILE:
             url.scheme = "file"
             url.host = EmptyHost("")
             if c == "/" or c == "\\":
@@ -716,7 +746,7 @@ def basic_url_parse_state_machine(
             else:
                 state = PATH
                 pointer -= 1
-        elif state == FILE_SLASH:
+        elif state is FILE_SLASH:
             if c == "/" or c == "\\":
                 if c == "\\" and errors is not None:
                     errors.append("invalid-reverse-solidus")
@@ -732,7 +762,7 @@ def basic_url_parse_state_machine(
                         url.path.append(base.path[0])
                 state = PATH
                 pointer -= 1
-        elif state == FILE_HOST:
+        elif state is FILE_HOST:
             start = pointer
             while pointer < n and input[pointer] not in "/\\?#":
                 pointer += 1

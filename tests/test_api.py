@@ -22,6 +22,24 @@ def test_constructor_failure_is_engine_failure():
     assert URL("/x", URL("https://h/a")).href == "https://h/x"
 
 
+def test_parse_can_parse_and_the_constructor_agree_on_wpt_inputs():
+    """URL.parse is None exactly when the constructor fails (and URL.can_parse is false), with
+    the constructor's href otherwise: on every urltestdata.json case, with its base."""
+    from conftest import load_wpt
+
+    cases = load_wpt("urltestdata.json")
+    assert len(cases) > 800
+    for case in cases:
+        args = (case["input"], case.get("base"))
+        try:
+            constructed = URL(*args).href
+        except engine.Failure:
+            constructed = None
+        parsed = URL.parse(*args)
+        assert (parsed.href if parsed is not None else None) == constructed, case
+        assert URL.can_parse(*args) is (constructed is not None), case
+
+
 @pytest.mark.parametrize("bad", [None, 1, b"http://h/", ["http://h/"]])
 def test_wrong_types_are_type_errors(bad):
     with pytest.raises(TypeError):

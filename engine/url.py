@@ -156,22 +156,31 @@ class URLRecord:
 # https://url.spec.whatwg.org/#c0-control-or-space, stripped from both ends
 _C0_OR_SPACE = "".join(map(chr, range(0x21)))
 _TAB_OR_NEWLINE = {0x09: None, 0x0A: None, 0x0D: None}
+_tab_or_newline = re.compile("[\t\n\r]").search
 _scheme_run = re.compile(r"[A-Za-z0-9+\-.]*").match
 _SINGLE_DOT = frozenset((".", "%2e", "%2E"))
 _DOUBLE_DOT = frozenset(("..", ".%2e", ".%2E", "%2e.", "%2E.", "%2e%2e", "%2E%2E", "%2e%2E", "%2E%2e"))
-# Delimiters of a path segment: special URLs also end one at U+005C (\).
-_segment_end_special = re.compile(r"[/\\?#]").search
-_segment_end = re.compile(r"[/?#]").search
-_segment_end_special_override = re.compile(r"[/\\]").search
-_segment_end_override = re.compile(r"/").search
+# The end of a path segment, by (special, no state override): a delimiter or the end of input
+# (an empty match). Special URLs also end one at U+005C (\); "?" and "#" end it only without
+# state override.
+_SEGMENT_END = {
+    (True, True): re.compile(r"[/\\?#]|\Z").search,
+    (False, True): re.compile(r"[/?#]|\Z").search,
+    (True, False): re.compile(r"[/\\]|\Z").search,
+    (False, False): re.compile(r"/|\Z").search,
+}
+# What ends a segment as a slash, by special.
+_SEGMENT_SLASHES = {True: frozenset("/\\"), False: frozenset("/")}
+# https://url.spec.whatwg.org/#single-dot-path-segment (1), #double-dot-path-segment (2)
+_DOT_SEGMENTS = dict.fromkeys(_SINGLE_DOT, 1) | dict.fromkeys(_DOUBLE_DOT, 2)
 _opaque_path_end = re.compile(r"[?#]").search
 # A single-dot or double-dot URL path segment (".", "%2e", "..", ".%2e", ...) in a path.
 _dot_segment_special = re.compile(r"(?:^|[/\\])(?:\.|%2[eE]){1,2}(?=[/\\]|\Z)").search
 _dot_segment = re.compile(r"(?:^|/)(?:\.|%2[eE]){1,2}(?=/|\Z)").search
 _host_end_special = re.compile(r"[:/?#\\\[\]]").search
 _host_end = re.compile(r"[:/?#\[\]]").search
-_authority_end_special = re.compile(r"[/\\?#]").search
-_authority_end = re.compile(r"[/?#]").search
+# The end of the authority, by special: a delimiter or the end of input (an empty match).
+_AUTHORITY_END = {True: re.compile(r"[/\\?#]|\Z").search, False: re.compile(r"[/?#]|\Z").search}
 
 
 def _is_windows_drive_letter(s: str) -> bool:
@@ -320,7 +329,7 @@ def basic_url_parse_state_machine(
             errors.append("invalid-URL-unit")
         input = stripped
     # 2./3. Remove all ASCII tab or newline (invalid-URL-unit if any).
-    if "\t" in input or "\n" in input or "\r" in input:
+    if _tab_or_newline(input):
         if errors is not None:
             errors.append("invalid-URL-unit")
         input = input.translate(_TAB_OR_NEWLINE)
@@ -340,9 +349,22 @@ def basic_url_parse_state_machine(
     # 8. Let pointer be a pointer for input.
     pointer = 0
     n = len(input)
-    # 9. Keep running the state machine; after a run, stop at EOF, or else increase pointer.
-    while True:
-        c = input[pointer] if pointer < n else ""  # "" is the EOF code point
+    # The scheme start state is only ever the first to run, with pointer at the start of input:
+    # it is taken here, before the loop.
+    if state is SCHEME_START:
+        # 1. If c is an ASCII alpha: the scheme state takes it, with the rest of the scheme.
+        if input[:1] in ASCII_ALPHA and input:
+            state = SCHEME
+        # 2. Otherwise, if state override is not given: no scheme state, pointer unchanged.
+        elif state_override is None:
+            state = NO_SCHEME
+        # 3. Otherwise, return failure.
+        else:
+            raise Failure(None, "scheme must start with an ASCII alpha")
+    # 9. Keep running the state machine; after a run, stop if pointer points to the EOF code
+    # point (n), or else increase pointer by 1 and run again.
+    while pointer <= n:
+        c = input[pointer : pointer + 1]  # "" is the EOF code point
         # (The states are tested most frequent first.)
         if state is PATH:
             special = url.scheme in SPECIAL_SCHEMES
@@ -372,39 +394,39 @@ def basic_url_parse_state_machine(
                         state = FRAGMENT
                     pointer += 1
                     continue
-            if state_override is None:
-                m = (_segment_end_special if special else _segment_end)(input, pointer)
-            else:
-                m = (_segment_end_special_override if special else _segment_end_override)(input, pointer)
-            end = m.start() if m else n
-            run = input[pointer:end]
-            if run:
+            # The code points up to the segment's end (c: "/", "\\" for a special URL, "?" or
+            # "#" without state override, or "" for EOF) are appended to buffer, each
+            # UTF-8 percent-encoded with the path set.
+            m = _SEGMENT_END[special, state_override is None](input, pointer)
+            end = m.start()
+            c = m.group()
+            if end > pointer:
+                run = input[pointer:end]
                 if errors is not None:
                     _invalid_url_units(run, input, pointer, errors)
                 buffer += _utf8_percent_encode(run, PATH_PERCENT_ENCODE_SET, False)
             pointer = end
-            c = input[end] if end < n else ""
-            slash = c == "/" or (special and c == "\\")
-            if c == "\\" and special and errors is not None:
+            slash = c in _SEGMENT_SLASHES[special]
+            if errors is not None and c == "\\" and special:
                 errors.append("invalid-reverse-solidus")
-            if buffer in _DOUBLE_DOT:
-                shorten_path(url)
-                if not slash:
-                    url.path.append("")
-            elif buffer in _SINGLE_DOT:
-                if not slash:
-                    url.path.append("")
-            else:
-                if url.scheme == "file" and not url.path and _is_windows_drive_letter(buffer):
+            dots = _DOT_SEGMENTS.get(buffer)  # 1: a single-dot segment, 2: a double-dot one
+            if dots is None:
+                if not url.path and url.scheme == "file" and _is_windows_drive_letter(buffer):
                     buffer = buffer[0] + ":"
                 url.path.append(buffer)
+            else:
+                if dots == 2:
+                    shorten_path(url)
+                if not slash:
+                    url.path.append("")
             buffer = ""
-            if c == "?":
-                url.query = ""
-                state = QUERY
-            elif c == "#":
-                url.fragment = ""
-                state = FRAGMENT
+            if not slash:
+                if c == "?":
+                    url.query = ""
+                    state = QUERY
+                elif c == "#":
+                    url.fragment = ""
+                    state = FRAGMENT
         elif state is PATH_START:
             if url.scheme in SPECIAL_SCHEMES:
                 if c == "\\" and errors is not None:
@@ -424,22 +446,13 @@ def basic_url_parse_state_machine(
                     pointer -= 1
             elif state_override is not None and url.host is None:
                 url.path.append("")
-        elif state is SCHEME_START:
-            if c in ASCII_ALPHA and c:
-                buffer += c.lower()
-                state = SCHEME
-            elif state_override is None:
-                state = NO_SCHEME
-                pointer -= 1
-            else:
-                raise Failure(None, "scheme must start with an ASCII alpha")
         elif state is SCHEME:
             # Take the run of scheme code points at once.
             run = _scheme_run(input, pointer).group()
             if run:
                 buffer += run.lower()
                 pointer += len(run)
-                c = input[pointer] if pointer < n else ""
+                c = input[pointer : pointer + 1]
             if c == ":":
                 if state_override is not None:
                     url_special = url.scheme in SPECIAL_SCHEMES
@@ -482,27 +495,11 @@ def basic_url_parse_state_machine(
                 pointer = -1
             else:
                 raise Failure(None, "invalid scheme")
-        elif state is SPECIAL_AUTHORITY_SLASHES:
-            if c == "/" and input[pointer + 1 : pointer + 2] == "/":
-                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
-                pointer += 1
-            else:
-                if errors is not None:
-                    errors.append("special-scheme-missing-following-solidus")
-                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
-                pointer -= 1
-        elif state is SPECIAL_AUTHORITY_IGNORE_SLASHES:
-            if c != "/" and c != "\\":
-                state = AUTHORITY
-                pointer -= 1
-            elif errors is not None:
-                errors.append("special-scheme-missing-following-solidus")
         elif state is AUTHORITY:
             # The authority runs to the first EOF, /, ?, # (or \ for special URLs); each @ in it
             # is an invalid-credentials validation error, and all before the last @ is userinfo.
             special = url.scheme in SPECIAL_SCHEMES
-            m = (_authority_end_special if special else _authority_end)(input, pointer)
-            end = m.start() if m else n
+            end = _AUTHORITY_END[special](input, pointer).start()
             last_at = input.rfind("@", pointer, end)
             if last_at >= 0:
                 if errors is not None:
@@ -525,26 +522,25 @@ def basic_url_parse_state_machine(
                 state = FILE_HOST
             else:
                 # Scan the host: up to a U+003A (:) outside brackets, or the end of the
-                # authority.
+                # authority. Only ":", "[", "]" and the delimiters matter: the code points
+                # in between are appended to buffer as they are, so they are skipped at once.
                 special = url.scheme in SPECIAL_SCHEMES
                 start = pointer
-                # Without brackets the host ends at the first ":" or delimiter: find it at once.
-                m = (_host_end_special if special else _host_end)(input, pointer)
-                if m is None or m.group() not in "[]":
-                    pointer = m.start() if m else n
-                while pointer < n:
-                    c = input[pointer]
-                    if c == ":" and not inside_brackets:
-                        break
-                    if c == "/" or c == "?" or c == "#" or (special and c == "\\"):
-                        break
+                find = _host_end_special if special else _host_end
+                m = find(input, pointer)
+                while m is not None:
+                    c = m.group()
                     if c == "[":
                         inside_brackets = True
                     elif c == "]":
                         inside_brackets = False
-                    pointer += 1
+                    elif c != ":" or not inside_brackets:
+                        break
+                    m = find(input, m.end())
+                if m is None:
+                    pointer, c = n, ""
                 else:
-                    c = ""
+                    pointer = m.start()
                 buffer = input[start:pointer]
                 if c == ":":
                     if not buffer:
@@ -650,6 +646,21 @@ def basic_url_parse_state_machine(
             elif c == "#":
                 url.fragment = ""
                 state = FRAGMENT
+        elif state is SPECIAL_AUTHORITY_SLASHES:
+            if c == "/" and input[pointer + 1 : pointer + 2] == "/":
+                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
+                pointer += 1
+            else:
+                if errors is not None:
+                    errors.append("special-scheme-missing-following-solidus")
+                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
+                pointer -= 1
+        elif state is SPECIAL_AUTHORITY_IGNORE_SLASHES:
+            if c != "/" and c != "\\":
+                state = AUTHORITY
+                pointer -= 1
+            elif errors is not None:
+                errors.append("special-scheme-missing-following-solidus")
         elif state is NO_SCHEME:
             if base is None or (isinstance(base.path, str) and c != "#"):
                 raise _fail(errors, "missing-scheme-non-relative-URL")
@@ -787,9 +798,6 @@ def basic_url_parse_state_machine(
                     return None
                 buffer = ""
                 state = PATH_START
-        # If after a run pointer points to the EOF code point, stop; otherwise increase it.
-        if pointer >= n:
-            break
         pointer += 1
     return url
 

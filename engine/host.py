@@ -87,15 +87,17 @@ _forbidden_host = re.compile("[\x00\t\n\r #/:<>?@\\[\\\\\\]^|]").search
 _percent_encoded_byte = re.compile("%[0-9A-Fa-f]{2}").search
 # https://url.spec.whatwg.org/#url-code-points, with U+0025 (%) added, as the opaque-host parser
 # checks them.
-_not_url_code_point_or_percent = re.compile(
+_NOT_URL_CODE_POINT_OR_PERCENT = re.compile(
     "[^!$%&'()*+,\\-./0-9:;=?@A-Z_a-z~\u00a0-\U0010fffd]"
     "|[\ufdd0-\ufdef\ufffe\uffff\U0001fffe\U0001ffff\U0002fffe\U0002ffff\U0003fffe\U0003ffff"
     "\U0004fffe\U0004ffff\U0005fffe\U0005ffff\U0006fffe\U0006ffff\U0007fffe\U0007ffff"
     "\U0008fffe\U0008ffff\U0009fffe\U0009ffff\U000afffe\U000affff\U000bfffe\U000bffff"
     "\U000cfffe\U000cffff\U000dfffe\U000dffff\U000efffe\U000effff\U000ffffe\U000fffff"
     "\U0010fffe\U0010ffff\ud800-\udfff]"
-).search
-_percent_not_followed_by_hex = re.compile("%(?![0-9A-Fa-f]{2})").search
+)
+_not_url_code_point_or_percent = _NOT_URL_CODE_POINT_OR_PERCENT.search
+_PERCENT_NOT_FOLLOWED_BY_HEX = re.compile("%(?![0-9A-Fa-f]{2})")
+_percent_not_followed_by_hex = _PERCENT_NOT_FOLLOWED_BY_HEX.search
 
 
 def _check_str(name: str, value: object) -> None:

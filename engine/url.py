@@ -13,8 +13,8 @@ import re
 
 from .failure import Failure
 from .host import (
-    _not_url_code_point_or_percent,
-    _percent_not_followed_by_hex,
+    _NOT_URL_CODE_POINT_OR_PERCENT,
+    _PERCENT_NOT_FOLLOWED_BY_HEX,
     Domain,
     EmptyHost,
     ends_in_a_number,
@@ -100,6 +100,7 @@ STATES = {name: State(name) for name in (
     RELATIVE_SLASH, SPECIAL_AUTHORITY_SLASHES, SPECIAL_AUTHORITY_IGNORE_SLASHES, AUTHORITY, HOST,
     HOSTNAME, PORT, FILE, FILE_SLASH, FILE_HOST, PATH_START, PATH, OPAQUE_PATH, QUERY, FRAGMENT,
 ) = STATES.values()
+_HOST_STATES = frozenset((HOST, HOSTNAME))
 
 
 class URLRecord:
@@ -214,14 +215,15 @@ def shorten_path(url: URLRecord) -> None:
 
 def _invalid_url_units(run: str, input: str, start: int, errors: list[str]) -> None:
     """invalid-URL-unit for each code point of ``run`` (at ``start`` in ``input``) that is not a
-    URL code point and not U+0025 (%), and for each U+0025 (%) not followed by two hex digits."""
-    if run.isascii() and "%" not in run and _not_url_code_point_or_percent(run) is None:
-        return
-    for i, c in enumerate(run):
-        if _not_url_code_point_or_percent(c):
-            errors.append("invalid-URL-unit")
-        elif c == "%" and _percent_not_followed_by_hex(input, start + i):
-            errors.append("invalid-URL-unit")
+    URL code point and not U+0025 (%), and for each U+0025 (%) not followed by two hex digits.
+    (All errors of a run have the one name, so they are counted, not found one by one.)"""
+    count = len(_NOT_URL_CODE_POINT_OR_PERCENT.findall(run))
+    if "%" in run:
+        # Two code points past the run, for a "%" at its end.
+        window = input[start : start + len(run) + 2]
+        count += sum(1 for m in _PERCENT_NOT_FOLLOWED_BY_HEX.finditer(window) if m.start() < len(run))
+    if count:
+        errors.extend(["invalid-URL-unit"] * count)
 
 
 def _fail(errors: list[str] | None, name: str) -> Failure:
@@ -334,7 +336,7 @@ def basic_url_parse_state_machine(
             errors.append("invalid-URL-unit")
         input = input.translate(_TAB_OR_NEWLINE)
     # 4. Let state be state override if given, or scheme start state otherwise.
-    state = SCHEME_START if state_override is None else state_override
+    state = state_override or SCHEME_START
     # 5. Set encoding to the result of getting an output encoding from encoding.
     if encoding != "utf-8":
         from .encoding import get_encoding, get_output_encoding
@@ -345,7 +347,9 @@ def basic_url_parse_state_machine(
     # 6./7. buffer, atSignSeen, insideBrackets, passwordTokenSeen.
     buffer = ""
     inside_brackets = False
-    shortcut = True
+    # The whole-path shortcut of the path state (below) is for parses nobody listens to,
+    # without state override; it is tried once.
+    shortcut = state_override is None and errors is None
     # 8. Let pointer be a pointer for input.
     pointer = 0
     n = len(input)
@@ -368,7 +372,7 @@ def basic_url_parse_state_machine(
         # (The states are tested most frequent first.)
         if state is PATH:
             special = url.scheme in SPECIAL_SCHEMES
-            if shortcut and not buffer and state_override is None and errors is None and url.scheme != "file":
+            if shortcut and not buffer and url.scheme != "file":
                 shortcut = False  # tried once per parse: trying again per segment would be quadratic
                 # Whole-path shortcut: up to the query or fragment, a path without dot segments
                 # (and not of a file URL, for Windows drive letters) is its segments, split on
@@ -516,7 +520,7 @@ def basic_url_parse_state_machine(
                     raise _fail(errors, "host-missing")
             state = HOST
             pointer -= 1
-        elif state is HOST or state is HOSTNAME:
+        elif state in _HOST_STATES:
             if state_override is not None and url.scheme == "file":
                 pointer -= 1
                 state = FILE_HOST

@@ -19,7 +19,10 @@ from .host import (
     EmptyHost,
     ends_in_a_number,
     Host,
+    IPv4Address,
+    OpaqueHost,
     parse_host,
+    parse_ipv6,
     serialize_host,
 )
 from .infra import ASCII_ALPHA, ASCII_DIGITS, to_scalar_value_string
@@ -232,47 +235,128 @@ def _fail(errors: list[str] | None, name: str) -> Failure:
     return Failure(name)
 
 
-# The fast path: an absolute URL of a special scheme (not "file") made of printable ASCII, whose
-# host is a plain domain, with no userinfo, no dot segments, nothing to percent-encode or decode
-# and nothing to report. It gives what the state machine gives (fuzzers/fuzz_fast_path.py checks
-# that); anything else goes to the state machine.
-def _printable_ascii_except(excluded: str) -> str:
-    return "[" + re.escape("".join(c for c in map(chr, range(0x21, 0x7F)) if c not in excluded)) + "]"
+# The fast path: an absolute URL made of printable ASCII (no space), with nothing to
+# percent-encode, no dot segments, no Windows drive letter, and a host that is a plain domain, a
+# dotted-decimal IPv4 address, an IPv6 address or an opaque host; every special URL in it has
+# "//" after the scheme. Serialized URLs are mostly of this form, so reparsing an href is mostly
+# fast. It gives what the state machine gives (fuzzers/fuzz_fast_path.py checks that, and the
+# url target compares it with the listening state machine); anything else goes to the state
+# machine, which alone reports validation errors.
+def _printable_ascii_not_in(encode_set, *also: str) -> str:
+    """A character class: printable ASCII other than the set's members and ``also``."""
+    return "[" + re.escape("".join(
+        c for c in map(chr, range(0x21, 0x7F)) if ord(c) not in encode_set.ascii and c not in also
+    )) + "]"
 
 
-_fast = re.compile(
-    "(https?|wss?|ftp|HTTPS?|WSS?|FTP)://"  # a special scheme but "file"
-    "([A-Za-z0-9_.\\-]+)"  # host: a plain domain (no %, no brackets, no userinfo)
-    "(?::([0-9]{1,5}))?"  # port
-    f"(/{_printable_ascii_except(chr(34) + '#<>?^`{}' + chr(92))}*)?"  # path set, ? # \\ left out
-    f"(?:\\?({_printable_ascii_except(chr(34) + '#<>' + chr(39))}*))?"  # special-query set, #
-    f"(?:#({_printable_ascii_except(chr(34) + '<>`')}*))?"  # fragment set
+_fast_scheme = re.compile(r"([A-Za-z][A-Za-z0-9+\-.]*):").match
+_USERINFO_CODE_POINT = _printable_ascii_not_in(USERINFO_PERCENT_ENCODE_SET)
+_fast_authority = {
+    # special (not file): userinfo, a domain or [IPv6], port
+    "special": re.compile(
+        f"(?:({_USERINFO_CODE_POINT}*)(?::({_USERINFO_CODE_POINT}*))?@)?"
+        r"([A-Za-z0-9_.\-]+|\[[0-9A-Fa-f:.]+\])(?::([0-9]*))?"
+    ).match,
+    # file: a domain or [IPv6], or nothing; no userinfo, no port
+    "file": re.compile(r"([A-Za-z0-9_.\-]*|\[[0-9A-Fa-f:.]+\])").match,
+    # not special: userinfo, an opaque host (no forbidden host code point) or [IPv6], port
+    "opaque": re.compile(
+        f"(?:({_USERINFO_CODE_POINT}*)(?::({_USERINFO_CODE_POINT}*))?@)?"
+        r"([^\x00-\x20#/:<>?@\[\\\]^|\x7f-\U0010ffff]*|\[[0-9A-Fa-f:.]+\])(?::([0-9]*))?"
+    ).match,
+}
+_fast_tail = {
+    # (special, with a path) -> path, query, fragment
+    special: re.compile(
+        f"(/{_printable_ascii_not_in(PATH_PERCENT_ENCODE_SET, *'?#' + (chr(92) if special else ''))}*)?"
+        f"(?:\\?({_printable_ascii_not_in(SPECIAL_QUERY_PERCENT_ENCODE_SET if special else QUERY_PERCENT_ENCODE_SET, '#')}*))?"
+        f"(?:#({_printable_ascii_not_in(FRAGMENT_PERCENT_ENCODE_SET)}*))?"
+    ).fullmatch
+    for special in (True, False)
+}
+_fast_opaque_path = re.compile(
+    f"((?!/){_printable_ascii_not_in(C0_CONTROL_PERCENT_ENCODE_SET, '?', '#')}*)"
+    f"(?:\\?({_printable_ascii_not_in(QUERY_PERCENT_ENCODE_SET, '#')}*))?"
+    f"(?:#({_printable_ascii_not_in(FRAGMENT_PERCENT_ENCODE_SET)}*))?"
 ).fullmatch
+_OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
+_canonical_ipv4 = re.compile(f"(?:{_OCTET}\\.){{3}}{_OCTET}").fullmatch
+_windows_drive_letter_start = re.compile(r"/[A-Za-z][:|](?:[/?#]|$)").match
 
 
 def parse_fast_path(input: str) -> URLRecord | None:
     """The fast path of ``basic_url_parse`` (no base, no state override, UTF-8, no listener):
     the URL record, or None where the input is not of the simple form it handles."""
-    m = _fast(input)
+    m = _fast_scheme(input)
     if m is None:
         return None
-    scheme, host, port, path, query, fragment = m.groups()
-    host = host.lower()
-    if path is not None and ("/." in path or "%" in path) and _has_dot_segment(path):
-        return None
-    if ends_in_a_number(host):
-        return None
     url = URLRecord()
-    url.scheme = scheme.lower()
-    url.host = Domain(host)
-    if port is not None:
-        number = int(port)
-        if number > 0xFFFF:
+    url.scheme = scheme = m.group(1).lower()
+    pos = m.end()
+    special = scheme in SPECIAL_SCHEMES
+    if input.startswith("//", pos):
+        # The authority: userinfo, host and port, as the authority and host states take them.
+        kind = "file" if scheme == "file" else "special" if special else "opaque"
+        m = _fast_authority[kind](input, pos + 2)
+        if m is None:
             return None
-        url.port = None if number == SPECIAL_SCHEMES[url.scheme] else number
-    url.path = path[1:].split("/") if path is not None else [""]
-    url.query = query
-    url.fragment = fragment
+        if kind == "file":
+            username = password = port = None
+            host = m.group(1)
+        else:
+            username, password, host, port = m.groups()
+            if not host and (username is not None or port is not None):
+                return None  # host-missing
+        if username is not None:
+            url.username = username
+            url.password = password or ""
+        if host[:1] == "[":
+            try:
+                url.host = parse_ipv6(host[1:-1])
+            except Failure:
+                return None
+        elif not special or not host:
+            url.host = OpaqueHost(host) if host else EmptyHost("")
+        else:
+            host = host.lower()
+            if ends_in_a_number(host):
+                if _canonical_ipv4(host) is None:
+                    return None
+                a, b, c, d = map(int, host.split("."))
+                url.host = IPv4Address((a << 24) | (b << 16) | (c << 8) | d)
+            elif kind == "file" and host == "localhost":
+                url.host = EmptyHost("")
+            else:
+                url.host = Domain(host)
+        if port:
+            number = int(port)
+            if number > 0xFFFF:
+                return None
+            url.port = None if number == SPECIAL_SCHEMES.get(scheme) else number
+        pos = m.end()
+    elif special:
+        return None  # special-scheme-missing-following-solidus, and more
+    elif not input.startswith("/", pos):
+        # An opaque path.
+        m = _fast_opaque_path(input, pos)
+        if m is None:
+            return None
+        url.path, url.query, url.fragment = m.groups()
+        return url
+    m = _fast_tail[special](input, pos)
+    if m is None:
+        return None
+    path, url.query, url.fragment = m.groups()
+    if path is None:
+        # The path start state: a special URL's path is one empty segment; the path of a URL
+        # with a host and no special scheme stays empty.
+        url.path = [""] if special else []
+    else:
+        if ("/." in path or "%" in path) and _has_dot_segment(path):
+            return None
+        if scheme == "file" and _windows_drive_letter_start(path):
+            return None
+        url.path = path[1:].split("/")
     return url
 
 

@@ -10,8 +10,6 @@ quadratic time on a long label of many distinct code points, and decodes "-59d" 
 
 from __future__ import annotations
 
-import re
-
 __all__ = ["punycode_encode", "punycode_decode"]
 
 _BASE, _TMIN, _TMAX, _SKEW, _DAMP = 36, 1, 26, 38, 700
@@ -29,45 +27,43 @@ def _adapt(delta: int, numpoints: int, first_time: bool) -> int:
     return k + (((_BASE - _TMIN + 1) * delta) // (delta + _SKEW))
 
 
-_basic_run = re.compile("[\x00-\x7f]+")
-_non_basic_run = re.compile("[^\x00-\x7f]+")
-_non_basic = re.compile("[^\x00-\x7f]")
-_BASIC_TO_ONE = {cp: "\x01" for cp in range(0x80)}
-# Up to this many code points, the encoder counts a label's deltas in the mask, one C loop per
-# occurrence (O(n * distinct) in all), and the decoder inserts into a list (O(n^2) in C); beyond
-# it, both use a Fenwick tree (O(n log n)).
+# Up to this many code points, the encoder scans the label once per distinct code point (O(n^2)
+# steps, few for a short label); beyond it, it counts with a Fenwick tree (O(n log n)).
+_SCAN = 64
+# Up to this many insertions, the decoder inserts into a list (O(n^2), but the moves are done in
+# C); beyond it, it places them with a Fenwick tree (O(n log n)).
 _SHORT = 512
 
 
 def punycode_encode(label: str) -> str:
     """RFC 3492 6.3, the Punycode encoder.
 
-    Deviation from the RFC's loop (not from its output): the RFC scans the whole input once per
-    distinct code point n, counting the code points smaller than n (the ones handled already)
-    between the occurrences of n. Here the occurrences are found with ``str.find`` and the handled
-    code points between them counted in a byte mask with ``bytearray.count``; for a long label,
-    where one scan per distinct code point is quadratic (as in Python's ``punycode`` codec), with
-    a Fenwick tree over the handled positions instead: O(n log n).
+    Deviation from the RFC's loop (not from its output): for a long label, instead of scanning the
+    whole input once per distinct code point, which is quadratic for a label of many distinct code
+    points (as is Python's ``punycode`` codec), each insertion's delta is counted with a Fenwick
+    tree over the positions of the code points already handled: O(n log n).
     """
-    # 1./2. Copy the basic code points in order, then a delimiter if there were any.
-    basic = _non_basic_run.sub("", label)
-    h = b = len(basic)
-    out = [basic, "-"] if b else []
-    size = len(label)
+    cps = [ord(c) for c in label]
+    size = len(cps)
+    out = [c for c in label if ord(c) < 0x80]
+    h = b = len(out)
+    if b:
+        out.append("-")
+    distinct = sorted({cp for cp in cps if cp >= 0x80})
     n, delta, bias = 0x80, 0, 72
     digits = _DIGITS
-    long = size > _SHORT
+    long = size > _SCAN
     if long:
-        positions: dict[str, list[int]] = {}
+        positions: dict[int, list[int]] = {}
         tree = [0] * (size + 1)
-        for i, c in enumerate(label):
-            if c < "\x80":
+        for i, cp in enumerate(cps):
+            if cp < 0x80:
                 j = i + 1
                 while j <= size:
                     tree[j] += 1
                     j += j & -j
             else:
-                positions.setdefault(c, []).append(i)
+                positions.setdefault(cp, []).append(i)
 
         def before(i: int) -> int:  # how many handled positions are < i
             total = 0
@@ -76,47 +72,43 @@ def punycode_encode(label: str) -> str:
                 i -= i & -i
             return total
 
-    else:
-        # 1 where the code point is handled (so far, the basic ones), 0 elsewhere.
-        handled = bytearray(_non_basic.sub("\x00", label.translate(_BASIC_TO_ONE)), "latin-1")
-    # 3. While h < length(input): the next code point n, in order, and its occurrences in turn.
-    for ch in sorted(set(_basic_run.sub("", label))):
-        m = ord(ch)
+    for m in distinct:
         delta += (m - n) * (h + 1)
         n = m
-        # The count of smaller (handled) code points before each occurrence of n since the
-        # last, and after the last.
-        counts = []
-        prev = 0
         if long:
-            for i in positions[ch]:
+            # The occurrences of n, each with the count of smaller code points since the last.
+            prev = 0
+            counts = []
+            for i in positions[m]:
                 counts.append(before(i) - before(prev))
                 prev = i + 1
             tail = before(size) - before(prev)
-            for i in positions[ch]:
+            for i in positions[m]:
                 j = i + 1
                 while j <= size:
                     tree[j] += 1
                     j += j & -j
         else:
-            i = label.find(ch)
-            while i >= 0:
-                counts.append(handled.count(1, prev, i))
-                handled[i] = 1
-                prev = i + 1
-                i = label.find(ch, prev)
-            tail = handled.count(1, prev)
+            counts = []
+            run = 0
+            for c in cps:
+                if c < n:
+                    run += 1
+                elif c == n:
+                    counts.append(run)
+                    run = 0
+            tail = run
         for count in counts:
             delta += count
-            # Encode delta as a generalized variable-length integer (t: the threshold for
-            # k, clamped to tmin..tmax).
+            # Encode delta as a generalized variable-length integer.
             q, k = delta, _BASE
-            t = min(max(k - bias, _TMIN), _TMAX)
-            while q >= t:
+            while True:
+                t = _TMIN if k <= bias else _TMAX if k >= bias + _TMAX else k - bias
+                if q < t:
+                    break
                 out.append(digits[t + (q - t) % (_BASE - t)])
                 q = (q - t) // (_BASE - t)
                 k += _BASE
-                t = min(max(k - bias, _TMIN), _TMAX)
             out.append(digits[q])
             bias = _adapt(delta, h + 1, h == b)
             delta = 0
@@ -167,7 +159,7 @@ def punycode_decode(encoded: str) -> str:
             if digit > (_MAXINT - i) // w:
                 raise ValueError("Punycode overflow")
             i += digit * w
-            t = min(max(k - bias, _TMIN), _TMAX)
+            t = _TMIN if k <= bias else _TMAX if k >= bias + _TMAX else k - bias
             if digit < t:
                 break
             if w > _MAXINT // (_BASE - t):

@@ -160,7 +160,6 @@ class URLRecord:
 # https://url.spec.whatwg.org/#c0-control-or-space, stripped from both ends
 _C0_OR_SPACE = "".join(map(chr, range(0x21)))
 _TAB_OR_NEWLINE = {0x09: None, 0x0A: None, 0x0D: None}
-_tab_or_newline = re.compile("[\t\n\r]").search
 _scheme_run = re.compile(r"[A-Za-z0-9+\-.]*").match
 _SINGLE_DOT = frozenset((".", "%2e", "%2E"))
 _DOUBLE_DOT = frozenset(("..", ".%2e", ".%2E", "%2e.", "%2E.", "%2e%2e", "%2E%2E", "%2e%2E", "%2E%2e"))
@@ -178,11 +177,14 @@ _SEGMENT_SLASHES = {True: frozenset("/\\"), False: frozenset("/")}
 # https://url.spec.whatwg.org/#single-dot-path-segment (1), #double-dot-path-segment (2)
 _DOT_SEGMENTS = dict.fromkeys(_SINGLE_DOT, 1) | dict.fromkeys(_DOUBLE_DOT, 2)
 _opaque_path_end = re.compile(r"[?#]").search
-# A single-dot or double-dot URL path segment (".", "%2e", "..", ".%2e", ...) in a path.
-_dot_segment_special = re.compile(r"(?:^|[/\\])(?:\.|%2[eE]){1,2}(?=[/\\]|\Z)").search
-_dot_segment = re.compile(r"(?:^|/)(?:\.|%2[eE]){1,2}(?=/|\Z)").search
-_host_end_special = re.compile(r"[:/?#\\\[\]]").search
-_host_end = re.compile(r"[:/?#\[\]]").search
+# What the host state stops at, by (special, insideBrackets): "[" and "]" (which switch
+# insideBrackets), ":" outside brackets, and the delimiters.
+_HOST_END = {
+    (True, False): re.compile(r"[:/?#\\\[\]]").search,
+    (False, False): re.compile(r"[:/?#\[\]]").search,
+    (True, True): re.compile(r"[/?#\\\]]").search,
+    (False, True): re.compile(r"[/?#\]]").search,
+}
 # The end of the authority, by special: a delimiter or the end of input (an empty match).
 _AUTHORITY_END = {True: re.compile(r"[/\\?#]|\Z").search, False: re.compile(r"[/?#]|\Z").search}
 
@@ -249,119 +251,132 @@ def _printable_ascii_not_in(encode_set, *also: str) -> str:
     )) + "]"
 
 
-_fast_scheme = re.compile(r"([A-Za-z][A-Za-z0-9+\-.]*):").match
-_USERINFO_CODE_POINT = _printable_ascii_not_in(USERINFO_PERCENT_ENCODE_SET)
-_fast_authority = {
-    # special (not file): userinfo, a domain or [IPv6], port
-    "special": re.compile(
-        f"(?:({_USERINFO_CODE_POINT}*)(?::({_USERINFO_CODE_POINT}*))?@)?"
-        r"([A-Za-z0-9_.\-]+|\[[0-9A-Fa-f:.]+\])(?::([0-9]*))?"
-    ).match,
-    # file: a domain or [IPv6], or nothing; no userinfo, no port
-    "file": re.compile(r"([A-Za-z0-9_.\-]*|\[[0-9A-Fa-f:.]+\])").match,
-    # not special: userinfo, an opaque host (no forbidden host code point) or [IPv6], port
-    "opaque": re.compile(
-        f"(?:({_USERINFO_CODE_POINT}*)(?::({_USERINFO_CODE_POINT}*))?@)?"
-        r"([^\x00-\x20#/:<>?@\[\\\]^|\x7f-\U0010ffff]*|\[[0-9A-Fa-f:.]+\])(?::([0-9]*))?"
-    ).match,
-}
-_fast_tail = {
-    # (special, with a path) -> path, query, fragment
-    special: re.compile(
-        f"(/{_printable_ascii_not_in(PATH_PERCENT_ENCODE_SET, *'?#' + (chr(92) if special else ''))}*)?"
-        f"(?:\\?({_printable_ascii_not_in(SPECIAL_QUERY_PERCENT_ENCODE_SET if special else QUERY_PERCENT_ENCODE_SET, '#')}*))?"
-        f"(?:#({_printable_ascii_not_in(FRAGMENT_PERCENT_ENCODE_SET)}*))?"
-    ).fullmatch
-    for special in (True, False)
-}
-_fast_opaque_path = re.compile(
-    f"((?!/){_printable_ascii_not_in(C0_CONTROL_PERCENT_ENCODE_SET, '?', '#')}*)"
-    f"(?:\\?({_printable_ascii_not_in(QUERY_PERCENT_ENCODE_SET, '#')}*))?"
-    f"(?:#({_printable_ascii_not_in(FRAGMENT_PERCENT_ENCODE_SET)}*))?"
+_USERINFO = (f"(?:({_printable_ascii_not_in(USERINFO_PERCENT_ENCODE_SET)}*+)"
+             f"(?::({_printable_ascii_not_in(USERINFO_PERCENT_ENCODE_SET)}*+))?@)?")
+_IPV6 = r"\[[0-9A-Fa-f:.]++\]"
+_DOMAIN = r"[A-Za-z0-9_.\-]"  # ASCII, no "%": the domain parser lowercases it, nothing else
+_OPAQUE_HOST = r"[^\x00-\x20#/:<>?@\[\\\]^|\x7f-\U0010ffff]"  # no forbidden host code point
+_PORT = r"(?::([0-9]*+))?"
+
+
+def _fast_tail(special: bool, path_required: bool = False) -> str:
+    """Path (from its "/"), query and fragment, with nothing to percent-encode."""
+    path = _printable_ascii_not_in(PATH_PERCENT_ENCODE_SET, "?", "#", *("\\" if special else ""))
+    query_set = SPECIAL_QUERY_PERCENT_ENCODE_SET if special else QUERY_PERCENT_ENCODE_SET
+    return (f"(/{path}*+){'' if path_required else '?'}"
+            f"(?:\\?({_printable_ascii_not_in(query_set, '#')}*+))?"
+            f"(?:#({_printable_ascii_not_in(FRAGMENT_PERCENT_ENCODE_SET)}*+))?")
+
+
+_SCHEME = r"[A-Za-z][A-Za-z0-9+\-.]*+"
+_NOT_SPECIAL = "(?!(?i:https?|wss?|ftp|file):)"
+# One regular expression for the five forms, tried in one call (a URL of none of them costs one
+# failed match; possessive quantifiers keep a failure linear). Groups, by form: special (1-7):
+# username, password, host, port, path, query, fragment; file (8-11): host, path, query,
+# fragment; another scheme (12), then with a host (13-19): username, password, host, port, path,
+# query, fragment; or a path from "/" (20-22): path, query, fragment; or an opaque path (23-25):
+# the same.
+_fast = re.compile(
+    f"(?i:https?|wss?|ftp)://{_USERINFO}({_DOMAIN}++|{_IPV6}){_PORT}{_fast_tail(True)}"
+    f"|(?i:file)://({_DOMAIN}*+|{_IPV6}){_fast_tail(True)}"
+    f"|{_NOT_SPECIAL}({_SCHEME}):(?:"
+    f"//{_USERINFO}({_OPAQUE_HOST}*+|{_IPV6}){_PORT}{_fast_tail(False)}"
+    f"|(?!//){_fast_tail(False, path_required=True)}"
+    f"|((?!/){_printable_ascii_not_in(C0_CONTROL_PERCENT_ENCODE_SET, '?', '#')}*+)"
+    f"(?:\\?({_printable_ascii_not_in(QUERY_PERCENT_ENCODE_SET, '#')}*+))?"
+    f"(?:#({_printable_ascii_not_in(FRAGMENT_PERCENT_ENCODE_SET)}*+))?)"
 ).fullmatch
 _OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
 _canonical_ipv4 = re.compile(f"(?:{_OCTET}\\.){{3}}{_OCTET}").fullmatch
+# https://url.spec.whatwg.org/#ends-in-a-number-checker, for a host of _DOMAIN code points: the
+# last label (a trailing empty one aside) is decimal digits, or "0x" and hex digits.
+_ends_in_a_number = re.compile(r"(?:\A|\.)(?:[0-9]+|0[xX][0-9A-Fa-f]*)\.?\Z").search
 _windows_drive_letter_start = re.compile(r"/[A-Za-z][:|](?:[/?#]|$)").match
 
 
 def parse_fast_path(input: str) -> URLRecord | None:
     """The fast path of ``basic_url_parse`` (no base, no state override, UTF-8, no listener):
     the URL record, or None where the input is not of the simple form it handles."""
-    m = _fast_scheme(input)
+    m = _fast(input) if input.isascii() else None  # (isascii is O(1); non-ASCII never fits)
     if m is None:
         return None
-    url = URLRecord()
-    url.scheme = scheme = m.group(1).lower()
-    pos = m.end()
-    special = scheme in SPECIAL_SCHEMES
-    if input.startswith("//", pos):
-        # The authority: userinfo, host and port, as the authority and host states take them.
-        kind = "file" if scheme == "file" else "special" if special else "opaque"
-        m = _fast_authority[kind](input, pos + 2)
-        if m is None:
-            return None
-        if kind == "file":
-            username = password = port = None
-            host = m.group(1)
+    g = m.groups()
+    username = password = port = None
+    if g[2] is not None:
+        username, password, host, port, path, query, fragment = g[0:7]
+        scheme = input[: input.index(":")].lower()
+        special = True
+    elif g[11] is None:
+        host, path, query, fragment = g[7:11]
+        scheme, special = "file", True
+    else:
+        scheme, special = g[11].lower(), False
+        if g[14] is not None:
+            username, password, host, port, path, query, fragment = g[12:19]
         else:
-            username, password, host, port = m.groups()
-            if not host and (username is not None or port is not None):
-                return None  # host-missing
-        if username is not None:
-            url.username = username
-            url.password = password or ""
-        if host[:1] == "[":
-            try:
-                url.host = parse_ipv6(host[1:-1])
-            except Failure:
-                return None
-        elif not special or not host:
-            url.host = OpaqueHost(host) if host else EmptyHost("")
-        else:
-            host = host.lower()
-            if ends_in_a_number(host):
-                if _canonical_ipv4(host) is None:
-                    return None
-                a, b, c, d = map(int, host.split("."))
-                url.host = IPv4Address((a << 24) | (b << 16) | (c << 8) | d)
-            elif kind == "file" and host == "localhost":
-                url.host = EmptyHost("")
-            else:
-                url.host = Domain(host)
-        if port:
-            number = int(port)
-            if number > 0xFFFF:
-                return None
-            url.port = None if number == SPECIAL_SCHEMES.get(scheme) else number
-        pos = m.end()
-    elif special:
-        return None  # special-scheme-missing-following-solidus, and more
-    elif not input.startswith("/", pos):
-        # An opaque path.
-        m = _fast_opaque_path(input, pos)
-        if m is None:
+            path, query, fragment = g[19:22] if g[22] is None else g[22:25]
+            host = None
+    if host is None:
+        pass
+    elif not host:
+        if username is not None or port is not None or special and scheme != "file":
+            return None  # host-missing
+        host = EmptyHost("")
+    elif host[0] == "[":
+        try:
+            host = parse_ipv6(host[1:-1])
+        except Failure:
             return None
-        url.path, url.query, url.fragment = m.groups()
-        return url
-    m = _fast_tail[special](input, pos)
-    if m is None:
-        return None
-    path, url.query, url.fragment = m.groups()
+    elif not special:
+        host = OpaqueHost(host)
+    else:
+        host = host.lower()
+        if _ends_in_a_number(host):
+            if _canonical_ipv4(host) is None:
+                return None
+            a, b, c, d = map(int, host.split("."))
+            host = IPv4Address((a << 24) | (b << 16) | (c << 8) | d)
+        elif host == "localhost" and scheme == "file":
+            host = EmptyHost("")
+        else:
+            host = Domain(host)
+    if port:
+        port = int(port)
+        if port > 0xFFFF:
+            return None
+        if port == SPECIAL_SCHEMES.get(scheme):
+            port = None
+    else:
+        port = None
     if path is None:
         # The path start state: a special URL's path is one empty segment; the path of a URL
         # with a host and no special scheme stays empty.
-        url.path = [""] if special else []
+        path = [""] if special else []
+    elif host is None and path[:1] != "/":
+        pass  # an opaque path
     else:
         if ("/." in path or "%" in path) and _has_dot_segment(path):
             return None
         if scheme == "file" and _windows_drive_letter_start(path):
             return None
-        url.path = path[1:].split("/")
+        path = path[1:].split("/")
+    url = _new_record(URLRecord)
+    url.scheme = scheme
+    url.username = username or ""
+    url.password = password or ""
+    url.host = host
+    url.port = port
+    url.path = path
+    url.query = query
+    url.fragment = fragment
     return url
 
 
+_new_record = object.__new__  # a URLRecord whose every field the fast path sets
+
+
 def _has_dot_segment(path: str) -> bool:
-    return any(s in _SINGLE_DOT or s in _DOUBLE_DOT for s in path.split("/"))
+    return not _DOT_SEGMENTS.keys().isdisjoint(path.split("/"))
 
 
 def basic_url_parse(
@@ -415,7 +430,7 @@ def basic_url_parse_state_machine(
             errors.append("invalid-URL-unit")
         input = stripped
     # 2./3. Remove all ASCII tab or newline (invalid-URL-unit if any).
-    if _tab_or_newline(input):
+    if "\t" in input or "\n" in input or "\r" in input:
         if errors is not None:
             errors.append("invalid-URL-unit")
         input = input.translate(_TAB_OR_NEWLINE)
@@ -434,6 +449,7 @@ def basic_url_parse_state_machine(
     # The whole-path shortcut of the path state (below) is for parses nobody listens to,
     # without state override; it is tried once.
     shortcut = state_override is None and errors is None
+    segment_end = slashes = None
     # 8. Let pointer be a pointer for input.
     pointer = 0
     n = len(input)
@@ -467,9 +483,10 @@ def basic_url_parse_state_machine(
                 m = _opaque_path_end(input, pointer)
                 end = m.start() if m else n
                 run = input[pointer:end]
-                if (_dot_segment_special if special else _dot_segment)(run) is None:
-                    if special and "\\" in run:
-                        run = run.replace("\\", "/")
+                if special and "\\" in run:
+                    run = run.replace("\\", "/")
+                # (A dot segment needs a "." or a "%".)
+                if ("." not in run and "%" not in run) or _DOT_SEGMENTS.keys().isdisjoint(run.split("/")):
                     url.path.extend(_utf8_percent_encode(run, PATH_PERCENT_ENCODE_SET, False).split("/"))
                     pointer = end
                     if m is None:
@@ -485,7 +502,10 @@ def basic_url_parse_state_machine(
             # The code points up to the segment's end (c: "/", "\\" for a special URL, "?" or
             # "#" without state override, or "" for EOF) are appended to buffer, each
             # UTF-8 percent-encoded with the path set.
-            m = _SEGMENT_END[special, state_override is None](input, pointer)
+            if segment_end is None:  # (the scheme does not change once in the path)
+                segment_end = _SEGMENT_END[special, state_override is None]
+                slashes = _SEGMENT_SLASHES[special]
+            m = segment_end(input, pointer)
             end = m.start()
             c = m.group()
             if end > pointer:
@@ -494,7 +514,7 @@ def basic_url_parse_state_machine(
                     _invalid_url_units(run, input, pointer, errors)
                 buffer += _utf8_percent_encode(run, PATH_PERCENT_ENCODE_SET, False)
             pointer = end
-            slash = c in _SEGMENT_SLASHES[special]
+            slash = c in slashes
             if errors is not None and c == "\\" and special:
                 errors.append("invalid-reverse-solidus")
             dots = _DOT_SEGMENTS.get(buffer)  # 1: a single-dot segment, 2: a double-dot one
@@ -614,17 +634,16 @@ def basic_url_parse_state_machine(
                 # in between are appended to buffer as they are, so they are skipped at once.
                 special = url.scheme in SPECIAL_SCHEMES
                 start = pointer
-                find = _host_end_special if special else _host_end
-                m = find(input, pointer)
+                m = _HOST_END[special, inside_brackets](input, pointer)
                 while m is not None:
                     c = m.group()
                     if c == "[":
                         inside_brackets = True
                     elif c == "]":
                         inside_brackets = False
-                    elif c != ":" or not inside_brackets:
+                    else:  # ":" outside brackets, or a delimiter
                         break
-                    m = find(input, m.end())
+                    m = _HOST_END[special, inside_brackets](input, m.end())
                 if m is None:
                     pointer, c = n, ""
                 else:

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from engine.punycode import _SHORT, punycode_encode
+from engine.punycode import _SCAN, _SHORT, punycode_encode
 
 
 def _strings(seed: int, count: int, longest: int = 40, shortest: int = 0):
@@ -32,12 +32,11 @@ def test_matches_python_codec(seed):
 
 
 def test_long_labels_match_python_codec():
-    """Labels over _SHORT code points take the Fenwick-tree path; labels just under it the mask."""
-    for s in _strings(99, 6, shortest=_SHORT - 40, longest=_SHORT):
-        assert len(s) <= _SHORT
-        assert punycode_encode(s) == s.encode("punycode").decode("ascii"), repr(s)
-    for s in _strings(98, 6, shortest=_SHORT + 1, longest=2 * _SHORT):
-        assert len(s) > _SHORT
+    """Labels over _SCAN code points take the Fenwick-tree path; labels up to it the scan."""
+    near = [s for s in _strings(99, 40, shortest=_SCAN - 20, longest=_SCAN - 9) if len(s) <= _SCAN]
+    long = [s for s in _strings(98, 30, shortest=_SCAN + 1, longest=8 * _SCAN) if len(s) > _SCAN]
+    assert len(near) >= 20 and len(long) == 30
+    for s in near + long:
         assert punycode_encode(s) == s.encode("punycode").decode("ascii"), repr(s)
 
 

@@ -49,6 +49,10 @@ TABLE = [
     (" https://example.org ", None, ["invalid-URL-unit"], False),
     ("ht\ntps://example.org", None, ["invalid-URL-unit"], False),
     ("https://example.org/%s", None, ["invalid-URL-unit"], False),
+    # Only a "%" not followed by two hex digits is one; "%41" before it is not (an earlier
+    # version searched onwards from every "%", and counted the "%41" too).
+    ("https://example.org/%41%", None, ["invalid-URL-unit"], False),
+    ("sc:%41%zz?%41#%41%", None, ["invalid-URL-unit"] * 2, False),
     ("https://example.org/?a=<b>#c d", None, ["invalid-URL-unit"] * 3, False),
     ("file:c:/my-secret-folder", None, ["special-scheme-missing-following-solidus"], False),
     ("https:example.org", None, ["special-scheme-missing-following-solidus"], False),

@@ -147,9 +147,13 @@ class URLRecord:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, URLRecord):
             return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__) and (
-            type(self.host) is type(other.host)
-        )
+        return (
+            self.scheme, self.username, self.password, self.host, self.port, self.path,
+            self.query, self.fragment,
+        ) == (
+            other.scheme, other.username, other.password, other.host, other.port, other.path,
+            other.query, other.fragment,
+        ) and type(self.host) is type(other.host)
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -155,12 +155,11 @@ def ends_in_a_number(input: str) -> bool:
         return True
     # 6. If parsing last as an IPv4 number does not return failure, then return true.
     # (Equivalent to: "0x" or "0X" followed by zero or more ASCII hex digits.)
-    if last[:2] in ("0x", "0X") and all(c in ASCII_HEX_DIGITS for c in last[2:]):
+    if last[:2] in ("0x", "0X") and not last[2:].strip("0123456789ABCDEFabcdef"):
         return True
     return False
 
 
-_OCTAL_DIGITS = frozenset("01234567")
 
 
 def parse_ipv4_number(input: str) -> tuple[int, bool]:
@@ -172,25 +171,25 @@ def parse_ipv4_number(input: str) -> tuple[int, bool]:
     if not input:
         raise Failure("IPv4-non-numeric-part")
     validation_error = False
-    digits = ASCII_DIGITS
+    digits = "0123456789"
     radix = 10
     # 4. "0x"/"0X": hexadecimal.
     if len(input) >= 2 and input[0] == "0" and input[1] in "xX":
         validation_error = True
         input = input[2:]
-        digits, radix = ASCII_HEX_DIGITS, 16
+        digits, radix = "0123456789ABCDEFabcdef", 16
     # 5. A leading 0 (and at least two code points): octal.
     elif len(input) >= 2 and input[0] == "0":
         validation_error = True
         input = input[1:]
-        digits, radix = _OCTAL_DIGITS, 8
+        digits, radix = "01234567", 8
     # 6. If input is the empty string, then return (0, true).
     if not input:
         return 0, True
     # 7. If input contains a code point that is not a radix-R digit, then return failure.
-    for c in input:
-        if c not in digits:
-            raise Failure("IPv4-non-numeric-part")
+    # (Stripping the digits from both ends leaves something exactly when one is not a digit.)
+    if input.strip(digits):
+        raise Failure("IPv4-non-numeric-part")
     # 8. The mathematical integer value represented by input in radix-R notation.
     # (int() of a very long string is refused by CPython's digit limit for radix 10; any number
     # of more than ten digits is out of range anyway, so it is capped without changing a result.)

@@ -31,8 +31,6 @@ _VALID, _MAPPED, _DEVIATION, _IGNORED = b"V"[0], b"M"[0], b"D"[0], b"I"[0]
 # https://url.spec.whatwg.org/#forbidden-domain-code-point (engine.host holds the set; the
 # domain parser, which engine.host imports, searches with this pattern).
 _forbidden_domain = re.compile("[\x00-\x20#%/:<>?@\\[\\\\\\]^|\x7f]").search
-# ASCII code points other than a-z, 0-9 and U+002D (-).
-_not_std3 = re.compile("[\x00-,./:-`{-\x7f]").search
 
 
 class _Error(Exception):
@@ -157,95 +155,104 @@ def _check_bidi_label(label: str) -> bool:
     return _ltr_label(classes) is not None
 
 
-def _validate_label(label: str, decoded: bool, flagged: dict[str, str]) -> None:
-    """UTS #46 4.1 Validity Criteria, steps 1 to 7 (step 8, CheckBidi, is per domain).
-
-    The criteria that depend on the flags the domain parser varies are not errors here: the first
-    breach of each is noted in ``flagged`` ("CheckHyphens" for step 2, which applies when
-    CheckHyphens is true; "xn--" for step 3, when it is false; "UseSTD3ASCIIRules" for step 6's
-    ASCII rule), and the caller decides with its flags (``_flag_error``).
+def _validate_label(label: str, decoded: bool) -> None:
+    """UTS #46 4.1 Validity Criteria, for a label with a non-ASCII code point: the criteria that
+    hold whatever the flags (steps 1, 4, 5, the statuses of step 6, and 7; step 8, CheckBidi, is
+    per domain). An ASCII label meets them all: it is NFC, holds no "." (the labels come from
+    splitting on it), no combining mark, no joiner, and, not decoded, only code points the
+    mapping step produced. The flag-dependent criteria (steps 2, 3 and the ASCII rule of step
+    6) are checked for the whole domain at once, by ``_flags_broken``.
 
     Step 6 (statuses) is checked for labels decoded from Punycode only: a label that came out of
     the mapping step holds valid and deviation code points by construction of the table (UTS #46
     guarantees that mapping and NFC keep to them), so checking it again would change nothing.
     """
-    ascii_label = label.isascii()
     # 1. The label must be in Unicode Normalization Form NFC.
     # (A mapped label was normalized with the whole domain; a decoded one needs the check.)
-    if decoded and not ascii_label and unicodedata.normalize("NFC", label) != label:
+    if decoded and unicodedata.normalize("NFC", label) != label:
         raise _Error("not NFC")
-    # 2. With CheckHyphens: no U+002D in both the third and fourth positions; neither begin
-    # nor end with it.
-    if "-" in label and "CheckHyphens" not in flagged:
-        if label[2:4] == "--":
-            flagged["CheckHyphens"] = "hyphens in positions 3 and 4"
-        elif label[:1] == "-" or label[-1:] == "-":
-            flagged["CheckHyphens"] = "leading or trailing hyphen"
-    # 3. If not CheckHyphens, the label must not begin with "xn--".
-    if label[:4] == "xn--" and "xn--" not in flagged:
-        flagged["xn--"] = "label begins with xn--"
     # 4. The label must not contain a U+002E (.).
     if "." in label:
         raise _Error("label contains a full stop")
-    if not ascii_label:
-        # 5. The label must not begin with a combining mark.
-        if unicodedata.category(label[0])[0] == "M":
-            raise _Error("label begins with a combining mark")
-        # 6. Each code point must be valid or deviation (non-transitional): what the mapping
-        # leaves as it is.
-        if decoded and label.translate(_MAPPING) != label:
-            raise _Error("a code point is not valid")
-        # 7. CheckJoiners: the ContextJ rules of RFC 5892 Appendix A.
-        if "\u200c" in label or "\u200d" in label:
-            for pos, c in enumerate(label):
-                if c in "\u200c\u200d" and not _valid_contextj(label, pos):
-                    raise _Error("ContextJ rule")
-    # 6. With UseSTD3ASCIIRules, an ASCII code point must be a lowercase letter, a digit or
-    # U+002D.
-    if "UseSTD3ASCIIRules" not in flagged and _not_std3(label):
+    # 5. The label must not begin with a combining mark.
+    if unicodedata.category(label[0])[0] == "M":
+        raise _Error("label begins with a combining mark")
+    # 6. Each code point must be valid or deviation (non-transitional): what the mapping leaves
+    # as it is.
+    if decoded and label.translate(_MAPPING) != label:
+        raise _Error("a code point is not valid")
+    # 7. CheckJoiners: the ContextJ rules of RFC 5892 Appendix A.
+    if "\u200c" in label or "\u200d" in label:
+        for pos, c in enumerate(label):
+            if c in "\u200c\u200d" and not _valid_contextj(label, pos):
+                raise _Error("ContextJ rule")
+
+
+# The flag-dependent validity criteria, over the labels joined by "." (none holds a "."):
+# step 2 (with CheckHyphens): "--" in the third and fourth positions, a leading or trailing "-";
+_hyphens_broken = re.compile(r"(?:\A|\.)(?:[^.]{2}--|-)|-(?:\.|\Z)").search
+# step 3 (without CheckHyphens): a label that begins with "xn--";
+_xn_broken = re.compile(r"(?:\A|\.)xn--").search
+# step 6 (with UseSTD3ASCIIRules): an ASCII code point other than a-z, 0-9 and "-".
+_std3_broken = re.compile("[\x00-,/:-`{-\x7f]").search
+
+
+def _flags_broken(joined: str) -> dict[str, str]:
+    """The flag-dependent criteria the labels break, by flag (see ``_flag_error``)."""
+    flagged = {}
+    if "-" in joined and _hyphens_broken(joined):
+        flagged["CheckHyphens"] = "hyphens in positions 3 and 4, or a leading or trailing hyphen"
+    if "xn--" in joined and _xn_broken(joined):
+        flagged["xn--"] = "label begins with xn--"
+    if _std3_broken(joined):
         flagged["UseSTD3ASCIIRules"] = "not a STD3 ASCII code point"
+    return flagged
 
 
 def _process(domain: str) -> tuple[list[str], dict[str, str]]:
     """UTS #46 4 Processing (CheckBidi and CheckJoiners true, non-transitional,
     IgnoreInvalidPunycode false), for both settings of the flags the domain parser varies:
     CheckHyphens and UseSTD3ASCIIRules change which validity criteria apply, never the labels.
-    Returns the labels and the flag-dependent criteria they break (``_validate_label``); raises
+    Returns the labels and the flag-dependent criteria they break (``_flags_broken``); raises
     _Error at the first error recorded whatever the flags."""
     # 1. Map. 2. Normalize (NFC).
     mapped = _map(domain)
-    if not mapped.isascii():
+    ascii_mapped = mapped.isascii()
+    if not ascii_mapped:
         mapped = unicodedata.normalize("NFC", mapped)
     # 3. Break into labels at U+002E (.).
     labels = mapped.split(".")
-    flagged: dict[str, str] = {}
     any_decoded = False
-    # 4. Convert/Validate each label.
-    for i, label in enumerate(labels):
-        decoded = False
-        if label[:4] == "xn--":
-            # 4.1. A label with a non-ASCII code point is an error.
+    # 4. Convert/Validate each label (an ASCII label not starting with "xn--" needs nothing but
+    # the flag-dependent criteria, below).
+    if not ascii_mapped or "xn--" in mapped:
+        for i, label in enumerate(labels):
+            decoded = False
+            if label[:4] == "xn--":
+                # 4.1. A label with a non-ASCII code point is an error.
+                if not label.isascii():
+                    raise _Error("non-ASCII in a Punycode label")
+                # 4.2. Convert the rest of the label from Punycode.
+                try:
+                    decoded_label = punycode_decode(label[4:])
+                except ValueError as exc:
+                    raise _Error(f"invalid Punycode: {exc}") from None
+                # 4.3. The decoded label must not be empty or all ASCII.
+                if not decoded_label or decoded_label.isascii():
+                    raise _Error("Punycode label decodes to ASCII or nothing")
+                labels[i] = label = decoded_label
+                decoded = any_decoded = True
             if not label.isascii():
-                raise _Error("non-ASCII in a Punycode label")
-            # 4.2. Convert the rest of the label from Punycode.
-            try:
-                decoded_label = punycode_decode(label[4:])
-            except ValueError as exc:
-                raise _Error(f"invalid Punycode: {exc}") from None
-            # 4.3. The decoded label must not be empty or all ASCII.
-            if not decoded_label or decoded_label.isascii():
-                raise _Error("Punycode label decodes to ASCII or nothing")
-            labels[i] = label = decoded_label
-            decoded = any_decoded = True
-        _validate_label(label, decoded, flagged)
+                _validate_label(label, decoded)
+    joined = ".".join(labels) if any_decoded else mapped
+    flagged = _flags_broken(joined)
     # 4.4 (Validity criterion 8): CheckBidi, for a Bidi domain name (one with an R, AL or AN
     # code point, all of which are outside ASCII), every non-empty label satisfies RFC 5893's
     # rules.
-    if any_decoded or not mapped.isascii():
-        if _rtl_class("".join(labels).translate(_BIDI_CLASSES)):
-            for label in labels:
-                if label and not _check_bidi_label(label):
-                    raise _Error("Bidi rule")
+    if not joined.isascii() and _rtl_class(joined.translate(_BIDI_CLASSES)):
+        for label in labels:
+            if label and not _check_bidi_label(label):
+                raise _Error("Bidi rule")
     return labels, flagged
 
 

@@ -165,6 +165,7 @@ class URLRecord:
 _C0_OR_SPACE = "".join(map(chr, range(0x21)))
 _TAB_OR_NEWLINE = {0x09: None, 0x0A: None, 0x0D: None}
 _scheme_run = re.compile(r"[A-Za-z0-9+\-.]*").match
+_slash_run = re.compile(r"[/\\]*").match
 _SINGLE_DOT = frozenset((".", "%2e", "%2E"))
 _DOUBLE_DOT = frozenset(("..", ".%2e", ".%2E", "%2e.", "%2E.", "%2e%2e", "%2E%2E", "%2e%2E", "%2E%2e"))
 # The end of a path segment, by (special, no state override): a delimiter or the end of input
@@ -473,7 +474,7 @@ def basic_url_parse_state_machine(
     # point (n), or else increase pointer by 1 and run again.
     while pointer <= n:
         c = input[pointer : pointer + 1]  # "" is the EOF code point
-        # (The states are tested most frequent first.)
+        # (The states are tested most frequent first, as a fuzzing corpus visits them.)
         if state is PATH:
             special = url.scheme in SPECIAL_SCHEMES
             if shortcut and not buffer and url.scheme != "file":
@@ -539,25 +540,6 @@ def basic_url_parse_state_machine(
                 elif c == "#":
                     url.fragment = ""
                     state = FRAGMENT
-        elif state is PATH_START:
-            if url.scheme in SPECIAL_SCHEMES:
-                if c == "\\" and errors is not None:
-                    errors.append("invalid-reverse-solidus")
-                state = PATH
-                if c != "/" and c != "\\":
-                    pointer -= 1
-            elif state_override is None and c == "?":
-                url.query = ""
-                state = QUERY
-            elif state_override is None and c == "#":
-                url.fragment = ""
-                state = FRAGMENT
-            elif c:
-                state = PATH
-                if c != "/":
-                    pointer -= 1
-            elif state_override is not None and url.host is None:
-                url.path.append("")
         elif state is SCHEME:
             # Take the run of scheme code points at once.
             run = _scheme_run(input, pointer).group()
@@ -676,35 +658,43 @@ def basic_url_parse_state_machine(
                     state = PATH_START
                     if state_override is not None:
                         return None
-        elif state is PORT:
-            start = pointer
-            while pointer < n and input[pointer] in ASCII_DIGITS:
+        elif state is PATH_START:
+            if url.scheme in SPECIAL_SCHEMES:
+                if c == "\\" and errors is not None:
+                    errors.append("invalid-reverse-solidus")
+                state = PATH
+                if c != "/" and c != "\\":
+                    pointer -= 1
+            elif state_override is None and c == "?":
+                url.query = ""
+                state = QUERY
+            elif state_override is None and c == "#":
+                url.fragment = ""
+                state = FRAGMENT
+            elif c:
+                state = PATH
+                if c != "/":
+                    pointer -= 1
+            elif state_override is not None and url.host is None:
+                url.path.append("")
+        elif state is SPECIAL_AUTHORITY_IGNORE_SLASHES:
+            # Each "/" or "\\" is a special-scheme-missing-following-solidus validation error
+            # and is skipped (all of them at once, here); the first other code point starts the
+            # authority.
+            run = _slash_run(input, pointer).group()
+            if run and errors is not None:
+                errors.extend(["special-scheme-missing-following-solidus"] * len(run))
+            state = AUTHORITY
+            pointer += len(run) - 1
+        elif state is SPECIAL_AUTHORITY_SLASHES:
+            if c == "/" and input[pointer + 1 : pointer + 2] == "/":
+                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
                 pointer += 1
-            c = input[pointer] if pointer < n else ""
-            buffer = input[start:pointer]
-            if (
-                not c
-                or c == "/"
-                or c == "?"
-                or c == "#"
-                or (c == "\\" and url.scheme in SPECIAL_SCHEMES)
-                or state_override is not None
-            ):
-                if buffer:
-                    digits = buffer.lstrip("0")
-                    port = int(digits or "0") if len(digits) <= 5 else 1 << 16
-                    if port > 0xFFFF:
-                        raise _fail(errors, "port-out-of-range")
-                    url.port = None if port == SPECIAL_SCHEMES.get(url.scheme) else port
-                    buffer = ""
-                    if state_override is not None:
-                        return None
-                if state_override is not None:
-                    raise Failure(None, "port setter: not a port")
-                state = PATH_START
-                pointer -= 1
             else:
-                raise _fail(errors, "port-invalid")
+                if errors is not None:
+                    errors.append("special-scheme-missing-following-solidus")
+                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
+                pointer -= 1
         elif state is QUERY:
             if encoding != "utf-8" and (
                 url.scheme not in SPECIAL_SCHEMES or url.scheme == "ws" or url.scheme == "wss"
@@ -737,6 +727,35 @@ def basic_url_parse_state_machine(
                 _invalid_url_units(run, input, pointer, errors)
             url.fragment += _utf8_percent_encode(run, FRAGMENT_PERCENT_ENCODE_SET, False)
             pointer = n
+        elif state is PORT:
+            start = pointer
+            while pointer < n and input[pointer] in ASCII_DIGITS:
+                pointer += 1
+            c = input[pointer] if pointer < n else ""
+            buffer = input[start:pointer]
+            if (
+                not c
+                or c == "/"
+                or c == "?"
+                or c == "#"
+                or (c == "\\" and url.scheme in SPECIAL_SCHEMES)
+                or state_override is not None
+            ):
+                if buffer:
+                    digits = buffer.lstrip("0")
+                    port = int(digits or "0") if len(digits) <= 5 else 1 << 16
+                    if port > 0xFFFF:
+                        raise _fail(errors, "port-out-of-range")
+                    url.port = None if port == SPECIAL_SCHEMES.get(url.scheme) else port
+                    buffer = ""
+                    if state_override is not None:
+                        return None
+                if state_override is not None:
+                    raise Failure(None, "port setter: not a port")
+                state = PATH_START
+                pointer -= 1
+            else:
+                raise _fail(errors, "port-invalid")
         elif state is OPAQUE_PATH:
             m = _opaque_path_end(input, pointer)
             end = m.start() if m else n
@@ -757,21 +776,6 @@ def basic_url_parse_state_machine(
             elif c == "#":
                 url.fragment = ""
                 state = FRAGMENT
-        elif state is SPECIAL_AUTHORITY_SLASHES:
-            if c == "/" and input[pointer + 1 : pointer + 2] == "/":
-                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
-                pointer += 1
-            else:
-                if errors is not None:
-                    errors.append("special-scheme-missing-following-solidus")
-                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
-                pointer -= 1
-        elif state is SPECIAL_AUTHORITY_IGNORE_SLASHES:
-            if c != "/" and c != "\\":
-                state = AUTHORITY
-                pointer -= 1
-            elif errors is not None:
-                errors.append("special-scheme-missing-following-solidus")
         elif state is NO_SCHEME:
             if base is None or (isinstance(base.path, str) and c != "#"):
                 raise _fail(errors, "missing-scheme-non-relative-URL")
@@ -786,57 +790,6 @@ def basic_url_parse_state_machine(
                 pointer -= 1
             else:
                 state = FILE
-                pointer -= 1
-        elif state is RELATIVE:
-            url.scheme = base.scheme
-            if c == "/":
-                state = RELATIVE_SLASH
-            elif c == "\\" and url.scheme in SPECIAL_SCHEMES:
-                if errors is not None:
-                    errors.append("invalid-reverse-solidus")
-                state = RELATIVE_SLASH
-            else:
-                url.username, url.password = base.username, base.password
-                url.host, url.port = base.host, base.port
-                url.path = list(base.path)
-                url.query = base.query
-                if c == "?":
-                    url.query = ""
-                    state = QUERY
-                elif c == "#":
-                    url.fragment = ""
-                    state = FRAGMENT
-                elif c:
-                    url.query = None
-                    shorten_path(url)
-                    state = PATH
-                    pointer -= 1
-        elif state is RELATIVE_SLASH:
-            if url.scheme in SPECIAL_SCHEMES and c and c in "/\\":
-                if c == "\\" and errors is not None:
-                    errors.append("invalid-reverse-solidus")
-                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
-            elif c == "/":
-                state = AUTHORITY
-            else:
-                url.username, url.password = base.username, base.password
-                url.host, url.port = base.host, base.port
-                state = PATH
-                pointer -= 1
-        elif state is SPECIAL_RELATIVE_OR_AUTHORITY:
-            if c == "/" and input[pointer + 1 : pointer + 2] == "/":
-                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
-                pointer += 1
-            else:
-                if errors is not None:
-                    errors.append("special-scheme-missing-following-solidus")
-                state = RELATIVE
-                pointer -= 1
-        elif state is PATH_OR_AUTHORITY:
-            if c == "/":
-                state = AUTHORITY
-            else:
-                state = PATH
                 pointer -= 1
         elif state is FILE:
             url.scheme = "file"
@@ -868,6 +821,36 @@ def basic_url_parse_state_machine(
             else:
                 state = PATH
                 pointer -= 1
+        elif state is PATH_OR_AUTHORITY:
+            if c == "/":
+                state = AUTHORITY
+            else:
+                state = PATH
+                pointer -= 1
+        elif state is RELATIVE:
+            url.scheme = base.scheme
+            if c == "/":
+                state = RELATIVE_SLASH
+            elif c == "\\" and url.scheme in SPECIAL_SCHEMES:
+                if errors is not None:
+                    errors.append("invalid-reverse-solidus")
+                state = RELATIVE_SLASH
+            else:
+                url.username, url.password = base.username, base.password
+                url.host, url.port = base.host, base.port
+                url.path = list(base.path)
+                url.query = base.query
+                if c == "?":
+                    url.query = ""
+                    state = QUERY
+                elif c == "#":
+                    url.fragment = ""
+                    state = FRAGMENT
+                elif c:
+                    url.query = None
+                    shorten_path(url)
+                    state = PATH
+                    pointer -= 1
         elif state is FILE_SLASH:
             if c == "/" or c == "\\":
                 if c == "\\" and errors is not None:
@@ -909,6 +892,27 @@ def basic_url_parse_state_machine(
                     return None
                 buffer = ""
                 state = PATH_START
+        elif state is SPECIAL_RELATIVE_OR_AUTHORITY:
+            if c == "/" and input[pointer + 1 : pointer + 2] == "/":
+                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
+                pointer += 1
+            else:
+                if errors is not None:
+                    errors.append("special-scheme-missing-following-solidus")
+                state = RELATIVE
+                pointer -= 1
+        elif state is RELATIVE_SLASH:
+            if url.scheme in SPECIAL_SCHEMES and c and c in "/\\":
+                if c == "\\" and errors is not None:
+                    errors.append("invalid-reverse-solidus")
+                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
+            elif c == "/":
+                state = AUTHORITY
+            else:
+                url.username, url.password = base.username, base.password
+                url.host, url.port = base.host, base.port
+                state = PATH
+                pointer -= 1
         pointer += 1
     return url
 

@@ -589,28 +589,29 @@ def basic_url_parse_state_machine(
                 pointer = -1
             else:
                 raise Failure(None, "invalid scheme")
-        elif state is AUTHORITY:
-            # The authority runs to the first EOF, /, ?, # (or \ for special URLs); each @ in it
-            # is an invalid-credentials validation error, and all before the last @ is userinfo.
-            special = url.scheme in SPECIAL_SCHEMES
-            end = _AUTHORITY_END[special](input, pointer).start()
-            last_at = input.rfind("@", pointer, end)
-            if last_at >= 0:
-                if errors is not None:
-                    errors.extend(["invalid-credentials"] * input.count("@", pointer, end))
-                # For each code point: the first U+003A (:) starts the password; the rest is
-                # UTF-8 percent-encoded with the userinfo set (which encodes @ as %40). The whole
-                # userinfo is taken at once, so atSignSeen and passwordTokenSeen need no state.
-                username, _, password = input[pointer:last_at].partition(":")
-                url.username += _utf8_percent_encode(username, USERINFO_PERCENT_ENCODE_SET, False)
-                url.password += _utf8_percent_encode(password, USERINFO_PERCENT_ENCODE_SET, False)
-                pointer = last_at + 1
-                # If atSignSeen is true and buffer is the empty string, host-missing, failure.
-                if pointer == end:
-                    raise _fail(errors, "host-missing")
-            state = HOST
-            pointer -= 1
-        elif state in _HOST_STATES:
+        elif state is AUTHORITY or state in _HOST_STATES:
+            # The authority state, then at once (no other step between them) the host state.
+            if state is AUTHORITY:
+                # The authority runs to the first EOF, /, ?, # (or \ for special URLs); each @ in it
+                # is an invalid-credentials validation error, and all before the last @ is userinfo.
+                special = url.scheme in SPECIAL_SCHEMES
+                end = _AUTHORITY_END[special](input, pointer).start()
+                last_at = input.rfind("@", pointer, end)
+                if last_at >= 0:
+                    if errors is not None:
+                        errors.extend(["invalid-credentials"] * input.count("@", pointer, end))
+                    # For each code point: the first U+003A (:) starts the password; the rest is
+                    # UTF-8 percent-encoded with the userinfo set (which encodes @ as %40). The whole
+                    # userinfo is taken at once, so atSignSeen and passwordTokenSeen need no state.
+                    username, _, password = input[pointer:last_at].partition(":")
+                    url.username += _utf8_percent_encode(username, USERINFO_PERCENT_ENCODE_SET, False)
+                    url.password += _utf8_percent_encode(password, USERINFO_PERCENT_ENCODE_SET, False)
+                    pointer = last_at + 1
+                    # If atSignSeen is true and buffer is the empty string, host-missing, failure.
+                    if pointer == end:
+                        raise _fail(errors, "host-missing")
+                # Set state to host state, pointer to the start of the host (where it is now).
+                state = HOST
             if state_override is not None and url.scheme == "file":
                 pointer -= 1
                 state = FILE_HOST

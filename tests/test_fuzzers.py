@@ -153,3 +153,28 @@ def test_writer_reader_round_trip():
             else:
                 assert r.text(r.length()) == op[1]
         assert r.rest() == "tail\u3002"
+
+
+def test_traced_events_are_counted_per_input(tmp_path):
+    """``urlwb bench-fuzz --events``: the target's check replayed over its seeds under atheris's
+    instrumentation, with the hooks counted, instrumenting what the target does."""
+    import json
+    import os
+
+    def count(target, corpus):
+        env = dict(os.environ, URLWB_WORKDIR=str(tmp_path / "work"))
+        proc = subprocess.run([sys.executable, "-m", "urlwb.fuzz_events", str(corpus_store.ROOT),
+                               target, str(corpus)], env=env, capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout.strip().splitlines()[-1])
+
+    seeds = corpus_store.seed_dir("percent")
+    r = count("percent", seeds)
+    assert r["inputs"] == len([f for f in seeds.iterdir() if f.is_file()])
+    assert r["branches_per_input"] > 0
+    # What each target leaves uninstrumented is read from its own instrument_imports call.
+    from urlwb.fuzz_events import instrumented_modules
+
+    assert instrumented_modules(corpus_store.ROOT / "fuzzers" / "fuzz_host.py") == (
+        ["engine"], ["engine.punycode"])
+    assert instrumented_modules(corpus_store.ROOT / "fuzzers" / "fuzz_idna.py") == (["engine"], [])

@@ -5,8 +5,10 @@ fresh copy of its seed corpus, with its ``.options`` and ``-seed=1``; exec/s is 
 count of executed units over that time (``-print_final_stats=1``). The peer is atheris driving
 pywhatwgurl on a parse-and-reparse target (``fuzzers/peer_pywhatwgurl.py``) over the ``url``
 seeds: the ratio column is target exec/s over peer exec/s. Issue 4's goals: at least 6,000 exec/s
-on ``url``, 15,000 on ``host`` and ``percent``. A benchmark, not a test: figures depend on the
-machine and its load.
+on ``url``, 15,000 on ``host`` and ``percent``, where the peer reaches "about 2,000": the verdict
+gives both, against the figure and as a multiple of the peer measured in the same run (3x, 7.5x,
+7.5x), which holds across the machine's faster and slower spells. A benchmark, not a test:
+figures depend on the machine and its load.
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ import time
 from urlwb import corpus_store
 
 GOALS = {"url": 6000, "host": 15000, "percent": 15000}
+#: The peer's exec/s the issue states the goals against ("about 2,000 on these machines"): the
+#: goals as multiples of the peer, for a machine that runs slower or faster than that one.
+PEER_AS_STATED = 2000
 PEER = "peer_pywhatwgurl"
 _STAT = re.compile(r"^stat::(\w+):\s+(\d+)", re.M)
 
@@ -46,6 +51,44 @@ def bench_one(script: pathlib.Path, seeds: pathlib.Path, flags: list[str], secon
             "libfuzzer_avg": stats.get("average_exec_per_sec", 0), "crashed": crashed}
 
 
+def run_events(targets: list[str], root: pathlib.Path, markdown: bool) -> int:
+    """``--events``: traced events per input of each target (urlwb.fuzz_events), replaying this
+    checkout's seed and working corpora through the targets and engine of ``root``."""
+    from urlwb.cli import UsageError
+    from urlwb.minimize import fuzzer_env
+
+    if not (root / "fuzzers").is_dir() or not (root / "engine").is_dir():
+        raise UsageError(f"--root {root}: not a url-workbench checkout (no fuzzers/ or engine/)")
+    rows = []
+    for t in targets:
+        if not (root / "fuzzers" / f"fuzz_{t}.py").exists():
+            print(f"{t}: skipped, {root} has no fuzzers/fuzz_{t}.py", flush=True)
+            continue
+        folders = [str(corpus_store.seed_dir(t)), str(corpus_store.work_root() / "corpus" / t)]
+        proc = subprocess.run([sys.executable, "-m", "urlwb.fuzz_events", str(root), t, *folders],
+                              env=fuzzer_env(), capture_output=True, text=True,
+                              cwd=corpus_store.ROOT)
+        if proc.returncode != 0:
+            tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+            print(f"{t}: skipped, counting failed: {tail}", flush=True)
+            continue
+        r = json.loads(proc.stdout.strip().splitlines()[-1])
+        b, c = r["branches_per_input"], r["comparisons_per_input"]
+        rows.append((t, f"{r['inputs']:,}", f"{b:,.0f}", f"{c:,.0f}", f"{b + c:,.0f}"))
+    header = ("target", "inputs", "branches/input", "comparisons/input", "events/input")
+    if markdown:
+        print("| " + " | ".join(header) + " |")
+        print("|---|---:|---:|---:|---:|")
+        for row in rows:
+            print("| " + " | ".join(row) + " |")
+    else:
+        print(f"{header[0]:14} {header[1]:>8} {header[2]:>15} {header[3]:>18} {header[4]:>13}")
+        for row in rows:
+            print(f"{row[0]:14} {row[1]:>8} {row[2]:>15} {row[3]:>18} {row[4]:>13}")
+    print(f"(engine and targets of {root}; seed and working corpora of {corpus_store.ROOT})")
+    return 0
+
+
 def add_arguments(parser) -> None:
     from urlwb.cliutil import one_line_errors
 
@@ -55,6 +98,12 @@ def add_arguments(parser) -> None:
                         help="libFuzzer time per target (default 10)")
     parser.add_argument("--no-peer", action="store_true", help="skip the pywhatwgurl peer")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    parser.add_argument("--events", action="store_true",
+                        help="count traced events (basic blocks, comparisons) per corpus input "
+                             "instead of timing: deterministic, machine-independent")
+    parser.add_argument("--root", metavar="DIR",
+                        help="with --events: the checkout whose engine and targets run "
+                             "(default: this one), on this checkout's corpora")
 
 
 def run(args) -> int:
@@ -64,6 +113,11 @@ def run(args) -> int:
     if not args.seconds >= 1:
         raise UsageError("--seconds must be at least 1")
     targets = corpus_store.resolve_targets(args.targets)
+    if args.events or args.root:
+        if not args.events:
+            raise UsageError("--root goes with --events")
+        return run_events(targets, pathlib.Path(args.root) if args.root else corpus_store.ROOT,
+                          args.markdown)
     results = {}
     peer = None
     if not args.no_peer:
@@ -76,9 +130,16 @@ def run(args) -> int:
                                libfuzzer_flags(t), args.seconds)
     rows = []
     for t, r in results.items():
-        ratio = f"{r['exec_per_s'] / peer['exec_per_s']:.2f}x" if peer and peer["exec_per_s"] else "—"
+        times = r["exec_per_s"] / peer["exec_per_s"] if peer and peer["exec_per_s"] else None
+        ratio = "—" if times is None else f"{times:.2f}x"
         goal = GOALS.get(t)
-        verdict = "" if goal is None else ("met" if r["exec_per_s"] >= goal else f"below {goal:,}")
+        verdict = ""
+        if goal is not None:
+            verdict = "met" if r["exec_per_s"] >= goal else f"below {goal:,}"
+            if times is not None:
+                asked = goal / PEER_AS_STATED
+                verdict += (f"; {'met' if times >= asked else 'below'} as a ratio "
+                            f"({asked:.1f}x the peer)")
         note = " (stopped on a failure)" if r["crashed"] else ""
         rows.append((t, f"{r['execs']:,}", f"{r['exec_per_s']:,.0f}", ratio, verdict + note))
     if peer:

@@ -1,0 +1,219 @@
+"""``urlwb compare-rev REV``: the engine against its own version at a git revision.
+
+A differential for the engine's maintainers: a rewrite for speed (or any refactoring) must not
+change what the engine answers. Both versions are loaded in one process (the one at ``REV`` from
+``git archive``, as a package of another name) and given the same inputs: every WPT URL, base,
+host and domain input, then ``--inputs`` random mutations of them (seeded, so a run repeats).
+For each input they must agree on
+
+- the basic URL parser, without and with a base, and listening for validation errors (the
+  serialization or the failure, and the list of validation errors, in order);
+- the host parser, special and opaque, listening or not;
+- the domain parser, strict and not, listening or not, and domain to Unicode;
+- UTF-8 percent-encoding with each percent-encode set, and percent-decoding.
+
+Every difference is printed with the input and both answers, the first ``--show`` of each kind;
+the exit status is 1 if there is any. A difference is a finding for a human: either a bug of one
+version (this command found one, in the counting of invalid-URL-unit errors) or a change meant.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import json
+import random
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from types import ModuleType
+
+from urlwb import corpus_store
+
+PIECES = [
+    "http", "file", "sc", "ws", "blob", ":", "//", "/", "\\", "?", "#", "@", ":@", "u:p@", "[::1]",
+    "[1:2", "]", "1.2.3.4", "0x7f.1", "256", "08", "localhost", "xn--", "xn--nxa", "%41", "%",
+    "%2e", "%2E", ".", "..", "C:", "c|", ":80", ":65536", "é", "ß", "\u200d", "\u0661", "\u05d0",
+    " ", "\t", "\n", "\x00", "\x7f", "^", "|", "'", '"', "<", "`", "{", "a", "B", "-", "--",
+    "\ud800", "\U0001f600", "。", "Ａ", "\u00ad",
+]
+BASES = [None, "http://h/a/b?q#f", "file:///C:/x/y", "sc://h/p", "sc:opaque", "https://u:p@h:1/",
+         "file://host/share/x"]
+
+
+class UsageError(Exception):
+    pass
+
+
+def load_engine_at(revision: str, workdir: Path) -> ModuleType:
+    """The engine package as it was at ``revision``, imported as ``engine_at_rev``."""
+    try:
+        archive = subprocess.run(["git", "archive", "--format=tar", revision, "engine"],
+                                 cwd=corpus_store.ROOT, capture_output=True, check=True).stdout
+    except FileNotFoundError:
+        raise UsageError("git is not installed") from None
+    except subprocess.CalledProcessError as exc:
+        message = exc.stderr.decode(errors="replace").strip().splitlines()
+        raise UsageError(f"cannot read engine/ at {revision!r}: "
+                         f"{message[-1] if message else 'git archive failed'}") from None
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(workdir, filter="data")
+    (workdir / "engine").rename(workdir / "engine_at_rev")
+    return import_engine_from(workdir / "engine_at_rev")
+
+
+def import_engine_from(package_dir: Path) -> ModuleType:
+    """Import an engine package from ``package_dir`` under the directory's name."""
+    sys.path.insert(0, str(package_dir.parent))
+    try:
+        for name in [m for m in sys.modules if m == package_dir.name or m.startswith(package_dir.name + ".")]:
+            del sys.modules[name]
+        return importlib.import_module(package_dir.name)
+    finally:
+        sys.path.remove(str(package_dir.parent))
+
+
+def wpt_inputs() -> tuple[list[str], list[str]]:
+    """(URL inputs and bases, host and domain inputs) from the vendored WPT data."""
+    data = corpus_store.ROOT / "tests" / "data" / "wpt"
+
+    def load(name: str) -> list[dict]:
+        return [c for c in json.loads((data / name).read_text("utf-8")) if isinstance(c, dict)]
+
+    urls = [c["input"] for c in load("urltestdata.json")]
+    urls += [c["base"] for c in load("urltestdata.json") if c.get("base")]
+    hosts = [c["input"] for c in load("toascii.json")]
+    hosts += [c["input"] for c in load("IdnaTestV2.json") if c.get("input")]
+    return list(dict.fromkeys(urls)), list(dict.fromkeys(hosts))
+
+
+def mutate(rng: random.Random, pool: list[str]) -> str:
+    if rng.random() < 0.5:
+        s = rng.choice(pool)
+        for _ in range(rng.randrange(1, 4)):
+            k = rng.randrange(len(s) + 1)
+            s = s[:k] + rng.choice(PIECES) + s[k + rng.randrange(3):]
+        return s
+    return "".join(rng.choice(PIECES) for _ in range(rng.randrange(1, 10)))
+
+
+def _answer(engine: ModuleType, fn, *args, listen: bool = False, **kwargs):
+    """What ``fn`` answers, comparable across the two versions: a value (as a string), or the
+    failure's validation error name; with the validation errors listened for."""
+    errors: list[str] | None = [] if listen else None
+    try:
+        value = fn(*args, errors=errors, **kwargs) if listen else fn(*args, **kwargs)
+        value = repr(value) if isinstance(value, (bytes, bool, type(None))) else str(value)
+    except engine.Failure as exc:
+        value = f"failure ({exc.validation_error})"
+    return (value, tuple(errors)) if listen else value
+
+
+def answers(engine: ModuleType, kind: str, text: str, base: str | None = None) -> dict[str, object]:
+    """Every answer the engine gives about ``text`` for one kind of input ("url" or "host")."""
+    out: dict[str, object] = {}
+    if kind == "url":
+        parse = engine.basic_url_parse
+        try:
+            base_record = parse(base) if base is not None else None
+        except engine.Failure:
+            return out
+
+        def href(listen: bool):
+            def run(s, errors=None):
+                return engine.serialize_url(parse(s, base_record, errors=errors))
+            return _answer(engine, run, text, listen=listen)
+
+        out["basic URL parser"] = href(False)
+        out["basic URL parser, listening"] = href(True)
+        return out
+    for is_opaque in (False, True):
+        for listen in (False, True):
+            out[f"host parser{' (opaque)' if is_opaque else ''}{', listening' if listen else ''}"] = \
+                _answer(engine, lambda s, errors=None: engine.serialize_host(
+                    engine.parse_host(s, is_opaque, errors=errors)), text, listen=listen)
+    for strict in (False, True):
+        for listen in (False, True):
+            out[f"domain to ASCII{' (strict)' if strict else ''}{', listening' if listen else ''}"] = \
+                _answer(engine, engine.domain_to_ascii, text, strict, listen=listen)
+    out["domain to Unicode"] = _answer(engine, engine.domain_to_unicode, text)
+    for name, encode_set in engine.PERCENT_ENCODE_SETS.items():
+        out[f"UTF-8 percent-encode ({name})"] = _answer(engine, engine.utf8_percent_encode, text,
+                                                        encode_set)
+    out["percent-decode"] = _answer(engine, engine.percent_decode_string, text)
+    return out
+
+
+def compare(old: ModuleType, new: ModuleType, *, inputs: int, seed: int,
+            progress=None) -> tuple[dict[str, list[tuple]], int]:
+    """Differences by kind of answer (each: input, base, old answer, new answer), and the number
+    of comparisons made."""
+    urls, hosts = wpt_inputs()
+    rng = random.Random(seed)
+    cases = [("url", u, None) for u in urls] + [("host", h, None) for h in hosts]
+    for _ in range(inputs):
+        kind = "url" if rng.random() < 0.6 else "host"
+        text = mutate(rng, urls if kind == "url" else hosts)
+        cases.append((kind, text, rng.choice(BASES) if kind == "url" else None))
+    differences: dict[str, list[tuple]] = defaultdict(list)
+    compared = 0
+    for i, (kind, text, base) in enumerate(cases):
+        a, b = answers(old, kind, text, base), answers(new, kind, text, base)
+        for what in a.keys() | b.keys():
+            compared += 1
+            if a.get(what) != b.get(what):
+                differences[what].append((text, base, a.get(what), b.get(what)))
+        if progress is not None and i % 5000 == 0:
+            progress(i, len(cases))
+    return differences, compared
+
+
+def add_arguments(parser) -> None:
+    from urlwb.cliutil import one_line_errors
+
+    one_line_errors(parser)
+    parser.add_argument("revision", metavar="REV", help="a git revision (a commit, tag, HEAD~3, ...)")
+    parser.add_argument("--inputs", type=int, default=20000, metavar="N",
+                        help="random mutations beyond the WPT inputs (default 20000)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the mutations (default 1)")
+    parser.add_argument("--show", type=int, default=5, metavar="K",
+                        help="differences shown per kind of answer (default 5)")
+
+
+def run(args) -> int:
+    from urlwb.cli import UsageError as CliUsageError
+
+    if args.inputs < 0 or args.show < 0:
+        raise CliUsageError("--inputs and --show must not be negative")
+    import engine as new
+
+    t0 = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="urlwb-rev-") as tmp:
+        try:
+            old = load_engine_at(args.revision, Path(tmp))
+        except UsageError as exc:
+            raise CliUsageError(str(exc)) from None
+
+        def progress(done: int, total: int) -> None:
+            print(f"\r{done:,}/{total:,} inputs", end="", file=sys.stderr, flush=True)
+
+        differences, compared = compare(old, new, inputs=args.inputs, seed=args.seed,
+                                        progress=progress if sys.stderr.isatty() else None)
+    if sys.stderr.isatty():
+        print("\r", end="", file=sys.stderr)
+    total = sum(len(v) for v in differences.values())
+    print(f"engine at {args.revision} vs the working tree: {compared:,} answers compared "
+          f"({args.inputs:,} random inputs, seed {args.seed}) in {time.monotonic() - t0:.1f} s; "
+          f"{total:,} differ")
+    for what in sorted(differences):
+        found = differences[what]
+        print(f"\n{what}: {len(found):,} differences")
+        for text, base, a, b in found[: args.show]:
+            print(f"  input {text!r}" + ("" if base is None else f" base {base!r}"))
+            print(f"    at {args.revision}: {a!r}")
+            print(f"    now: {b!r}")
+    return 1 if total else 0

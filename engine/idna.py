@@ -279,17 +279,23 @@ def _dns_length_error(labels: list[str]) -> str | None:
     return None
 
 
-def unicode_to_ascii(domain: str, *, check_hyphens: bool, use_std3: bool, verify_dns_length: bool) -> str:
-    """https://www.unicode.org/reports/tr46/#ToASCII with CheckBidi, CheckJoiners true,
-    Transitional_Processing and IgnoreInvalidPunycode false. Raises Failure("domain-to-ASCII")."""
+def _checked_labels(domain: str, check_hyphens: bool, use_std3: bool, what: str) -> list[str]:
+    """UTS #46 Processing with these flags: the labels, or Failure("domain-to-ASCII") for an
+    error recorded (``what`` names the operation in its message)."""
     try:
         labels, flagged = _process(domain)
     except _Error as exc:
-        raise Failure("domain-to-ASCII", f"domain-to-ASCII: {exc}") from None
+        raise Failure("domain-to-ASCII", f"{what}: {exc}") from None
     error = _flag_error(flagged, check_hyphens, use_std3)
     if error is not None:
-        raise Failure("domain-to-ASCII", f"domain-to-ASCII: {error}")
-    labels = _to_ascii_labels(labels)
+        raise Failure("domain-to-ASCII", f"{what}: {error}")
+    return labels
+
+
+def unicode_to_ascii(domain: str, *, check_hyphens: bool, use_std3: bool, verify_dns_length: bool) -> str:
+    """https://www.unicode.org/reports/tr46/#ToASCII with CheckBidi, CheckJoiners true,
+    Transitional_Processing and IgnoreInvalidPunycode false. Raises Failure("domain-to-ASCII")."""
+    labels = _to_ascii_labels(_checked_labels(domain, check_hyphens, use_std3, "domain-to-ASCII"))
     if verify_dns_length and _dns_length_error(labels):
         raise Failure("domain-to-ASCII", "domain-to-ASCII: DNS length")
     return ".".join(labels)
@@ -298,14 +304,7 @@ def unicode_to_ascii(domain: str, *, check_hyphens: bool, use_std3: bool, verify
 def unicode_to_unicode(domain: str) -> str:
     """https://www.unicode.org/reports/tr46/#ToUnicode with the URL Standard's flags.
     Raises Failure("domain-to-ASCII") where an error would be recorded."""
-    try:
-        labels, flagged = _process(domain)
-    except _Error as exc:
-        raise Failure("domain-to-ASCII", f"ToUnicode: {exc}") from None
-    error = _flag_error(flagged, False, False)
-    if error is not None:
-        raise Failure("domain-to-ASCII", f"ToUnicode: {error}")
-    return ".".join(labels)
+    return ".".join(_checked_labels(domain, False, False, "ToUnicode"))
 
 
 def domain_to_ascii(domain: str, be_strict: bool = False, *, errors: list[str] | None = None) -> str:

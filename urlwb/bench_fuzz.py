@@ -51,6 +51,19 @@ def bench_one(script: pathlib.Path, seeds: pathlib.Path, flags: list[str], secon
             "libfuzzer_avg": stats.get("average_exec_per_sec", 0), "crashed": crashed}
 
 
+def print_table(header: tuple, rows: list[tuple], markdown: bool, widths: tuple[int, ...]) -> None:
+    """A table in the terminal or as Markdown; a width per column, negative for left-aligned."""
+    if markdown:
+        print("| " + " | ".join(header) + " |")
+        print("|" + "|".join("---" if w < 0 else "---:" for w in widths) + "|")
+        for row in rows:
+            print("| " + " | ".join(row) + " |")
+        return
+    line = " ".join(f"{{:{'<' if w < 0 else '>'}{abs(w)}}}" for w in widths)
+    for row in (header, *rows):
+        print(line.format(*row).rstrip())
+
+
 def run_events(targets: list[str], root: pathlib.Path, markdown: bool) -> int:
     """``--events``: traced events per input of each target (urlwb.fuzz_events), replaying this
     checkout's seed and working corpora through the targets and engine of ``root``."""
@@ -75,16 +88,8 @@ def run_events(targets: list[str], root: pathlib.Path, markdown: bool) -> int:
         r = json.loads(proc.stdout.strip().splitlines()[-1])
         b, c = r["branches_per_input"], r["comparisons_per_input"]
         rows.append((t, f"{r['inputs']:,}", f"{b:,.0f}", f"{c:,.0f}", f"{b + c:,.0f}"))
-    header = ("target", "inputs", "branches/input", "comparisons/input", "events/input")
-    if markdown:
-        print("| " + " | ".join(header) + " |")
-        print("|---|---:|---:|---:|---:|")
-        for row in rows:
-            print("| " + " | ".join(row) + " |")
-    else:
-        print(f"{header[0]:14} {header[1]:>8} {header[2]:>15} {header[3]:>18} {header[4]:>13}")
-        for row in rows:
-            print(f"{row[0]:14} {row[1]:>8} {row[2]:>15} {row[3]:>18} {row[4]:>13}")
+    print_table(("target", "inputs", "branches/input", "comparisons/input", "events/input"),
+                rows, markdown, (-14, 8, 15, 18, 13))
     print(f"(engine and targets of {root}; seed and working corpora of {corpus_store.ROOT})")
     return 0
 
@@ -144,16 +149,8 @@ def run(args) -> int:
         rows.append((t, f"{r['execs']:,}", f"{r['exec_per_s']:,.0f}", ratio, verdict + note))
     if peer:
         rows.append(("peer: pywhatwgurl", f"{peer['execs']:,}", f"{peer['exec_per_s']:,.0f}", "1.00x", ""))
-    header = ("target", "executions", "exec/s", "vs peer", "goal (issue 4)")
-    if args.markdown:
-        print("| " + " | ".join(header) + " |")
-        print("|---|---:|---:|---:|---|")
-        for row in rows:
-            print("| " + " | ".join(row) + " |")
-    else:
-        print(f"{header[0]:18} {header[1]:>11} {header[2]:>8} {header[3]:>8}  {header[4]}")
-        for row in rows:
-            print(f"{row[0]:18} {row[1]:>11} {row[2]:>8} {row[3]:>8}  {row[4]}")
+    print_table(("target", "executions", "exec/s", "vs peer", "goal (issue 4)"), rows,
+                args.markdown, (-18, 11, 8, 8, -1))
     out = corpus_store.work_root() / "bench" / f"bench-fuzz-{time.strftime('%Y%m%d-%H%M%S')}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"seconds": args.seconds, "peer": peer, "targets": results}, indent=1))

@@ -17,7 +17,6 @@ from .host import (
     _PERCENT_NOT_FOLLOWED_BY_HEX,
     Domain,
     EmptyHost,
-    ends_in_a_number,
     Host,
     IPv4Address,
     OpaqueHost,

@@ -477,32 +477,45 @@ def basic_url_parse_state_machine(
         if state is PATH:
             special = url.scheme in SPECIAL_SCHEMES
             if shortcut and not buffer and url.scheme != "file":
-                shortcut = False  # tried once per parse: trying again per segment would be quadratic
-                # Whole-path shortcut: up to the query or fragment, a path without dot segments
-                # (and not of a file URL, for Windows drive letters) is its segments, split on
-                # "/" (and "\\" for a special URL), each percent-encoded with the path set,
-                # exactly as the segment-by-segment steps below would append them. ("/" and
-                # "\\" are not in the set, so encoding the whole run is encoding each segment.)
+                shortcut = False  # taken once per parse: the whole path is consumed
+                # Whole-path shortcut: up to the query or fragment, the path (not of a file URL,
+                # for Windows drive letters) is its segments, split on "/" (and "\\" for a
+                # special URL), each percent-encoded with the path set, as the steps below take
+                # them one by one. ("/" and "\\" are not in the set, so encoding the whole run is
+                # encoding each segment; a dot segment stays one.) Each segment is appended,
+                # but a double-dot segment shortens the path instead, and a single-dot one is
+                # dropped; either, last (ended by "?", "#" or EOF, not a slash), appends "".
                 # Nobody listens, so there is nothing to report.
                 m = _opaque_path_end(input, pointer)
                 end = m.start() if m else n
                 run = input[pointer:end]
                 if special and "\\" in run:
                     run = run.replace("\\", "/")
+                segments = _utf8_percent_encode(run, PATH_PERCENT_ENCODE_SET, False).split("/")
                 # (A dot segment needs a "." or a "%".)
-                if ("." not in run and "%" not in run) or _DOT_SEGMENTS.keys().isdisjoint(run.split("/")):
-                    url.path.extend(_utf8_percent_encode(run, PATH_PERCENT_ENCODE_SET, False).split("/"))
-                    pointer = end
-                    if m is None:
-                        break
-                    if input[end] == "?":
-                        url.query = ""
-                        state = QUERY
-                    else:
-                        url.fragment = ""
-                        state = FRAGMENT
-                    pointer += 1
-                    continue
+                if ("." not in run and "%" not in run) or _DOT_SEGMENTS.keys().isdisjoint(segments):
+                    url.path.extend(segments)
+                else:
+                    path = url.path
+                    for segment in segments:
+                        dots = _DOT_SEGMENTS.get(segment)
+                        if dots is None:
+                            path.append(segment)
+                        elif dots == 2:
+                            shorten_path(url)
+                    if dots is not None:
+                        path.append("")
+                pointer = end
+                if m is None:
+                    break
+                if input[end] == "?":
+                    url.query = ""
+                    state = QUERY
+                else:
+                    url.fragment = ""
+                    state = FRAGMENT
+                pointer += 1
+                continue
             # The code points up to the segment's end (c: "/", "\\" for a special URL, "?" or
             # "#" without state override, or "" for EOF) are appended to buffer, each
             # UTF-8 percent-encoded with the path set.

@@ -14,6 +14,7 @@ engine faster or slower. It takes about 30 s per checkout. Needs valgrind.
 from __future__ import annotations
 
 import argparse
+import os
 import pathlib
 import re
 import shutil
@@ -43,7 +44,8 @@ def instructions(root: pathlib.Path, passes: int) -> tuple[int, int]:
     proc = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
          sys.executable, "-c", PROGRAM, str(root), str(PAIRS), str(passes)],
-        capture_output=True, text=True)
+        capture_output=True, text=True,
+        env={**os.environ, "PYTHONHASHSEED": "0"})  # str hashes fixed: the same count each run
     m = re.search(r"Collected\s*:\s*(\d+)", proc.stderr)
     if proc.returncode != 0 or m is None:
         sys.exit(f"callgrind_urls: {root}: valgrind failed: {proc.stderr.strip().splitlines()[-1:]}")

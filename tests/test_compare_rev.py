@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import engine
+from test_cli import urlwb
 from urlwb import compare_rev, corpus_store
 
 
@@ -47,13 +47,6 @@ def test_a_planted_change_is_found_where_it_shows(tmp_path):
     assert new[1].count("invalid-URL-unit") > old[1].count("invalid-URL-unit")  # ... more errors
 
 
-def _urlwb(*args):
-    # Not "python -m urlwb.cli": that would make a second urlwb.cli module (__main__).
-    entry = "import sys; from urlwb.cli import main; sys.exit(main(sys.argv[1:]))"
-    return subprocess.run([sys.executable, "-c", entry, *args], cwd=corpus_store.ROOT,
-                          capture_output=True, text=True)
-
-
 def test_the_command_compares_with_a_git_revision():
     if shutil.which("git") is None or not (corpus_store.ROOT / ".git").exists():
         pytest.skip("not a git checkout")
@@ -61,8 +54,8 @@ def test_the_command_compares_with_a_git_revision():
                            capture_output=True, text=True).stdout.strip()
     if dirty:
         pytest.skip("the engine has uncommitted changes, so HEAD's differs from it")
-    proc = _urlwb("compare-rev", "HEAD", "--inputs", "200")
+    proc = urlwb("compare-rev", "HEAD", "--inputs", "200")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "answers compared" in proc.stdout and "; 0 differ" in proc.stdout
-    bad = _urlwb("compare-rev", "no-such-revision")
+    bad = urlwb("compare-rev", "no-such-revision")
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1, bad.stderr

@@ -3,7 +3,9 @@
 A differential for the engine's maintainers: a rewrite for speed (or any refactoring) must not
 change what the engine answers. Both versions are loaded in one process (the one at ``REV`` from
 ``git archive``, as a package of another name) and given the same inputs: every WPT URL, base,
-host and domain input, then ``--inputs`` random mutations of them (seeded, so a run repeats).
+host and domain input, then ``--inputs`` seeded inputs more (a run repeats): URLs from
+``urlwb.generate`` (the differential's confusion-aware mutations and grammar), and hosts mutated
+with its host parts and inserts.
 For each input they must agree on
 
 - the basic URL parser, without and with a base, and listening for validation errors (the
@@ -21,7 +23,6 @@ from __future__ import annotations
 
 import importlib
 import io
-import json
 import random
 import subprocess
 import sys
@@ -32,25 +33,17 @@ from collections import defaultdict
 from pathlib import Path
 from types import ModuleType
 
-from urlwb import corpus_store
+from urlwb import corpus_store, generate
 
-PIECES = [
-    "http", "file", "sc", "ws", "blob", ":", "//", "/", "\\", "?", "#", "@", ":@", "u:p@", "[::1]",
-    "[1:2", "]", "1.2.3.4", "0x7f.1", "256", "08", "localhost", "xn--", "xn--nxa", "%41", "%",
-    "%2e", "%2E", ".", "..", "C:", "c|", ":80", ":65536", "é", "ß", "\u200d", "\u0661", "\u05d0",
-    " ", "\t", "\n", "\x00", "\x7f", "^", "|", "'", '"', "<", "`", "{", "a", "B", "-", "--",
-    "\ud800", "\U0001f600", "。", "Ａ", "\u00ad",
-]
-BASES = [None, "http://h/a/b?q#f", "file:///C:/x/y", "sc://h/p", "sc:opaque", "https://u:p@h:1/",
-         "file://host/share/x"]
-
-
-class UsageError(Exception):
-    pass
+# What host inputs are mutated with: the generator's hosts and inserts, and a few IDNA parts.
+HOST_PIECES = generate.HOSTS + generate.INSERTS + ["xn--nxa", "\u200d", "\u0661", "\u05d0", "-", "--",
+                                                    "\ud800", "\U0001f600"]
 
 
 def load_engine_at(revision: str, workdir: Path) -> ModuleType:
     """The engine package as it was at ``revision``, imported as ``engine_at_rev``."""
+    from urlwb.cli import UsageError
+
     try:
         archive = subprocess.run(["git", "archive", "--format=tar", revision, "engine"],
                                  cwd=corpus_store.ROOT, capture_output=True, check=True).stdout
@@ -77,28 +70,23 @@ def import_engine_from(package_dir: Path) -> ModuleType:
         sys.path.remove(str(package_dir.parent))
 
 
-def wpt_inputs() -> tuple[list[str], list[str]]:
-    """(URL inputs and bases, host and domain inputs) from the vendored WPT data."""
-    data = corpus_store.ROOT / "tests" / "data" / "wpt"
-
-    def load(name: str) -> list[dict]:
-        return [c for c in json.loads((data / name).read_text("utf-8")) if isinstance(c, dict)]
-
-    urls = [c["input"] for c in load("urltestdata.json")]
-    urls += [c["base"] for c in load("urltestdata.json") if c.get("base")]
-    hosts = [c["input"] for c in load("toascii.json")]
-    hosts += [c["input"] for c in load("IdnaTestV2.json") if c.get("input")]
-    return list(dict.fromkeys(urls)), list(dict.fromkeys(hosts))
+def wpt_hosts() -> list[str]:
+    """The host and domain inputs of the vendored WPT data (toascii.json, IdnaTestV2.json)."""
+    hosts = [c["input"] for c in generate.load_wpt("toascii.json") if isinstance(c, dict)]
+    hosts += [c["input"] for c in generate.load_wpt("IdnaTestV2.json")
+              if isinstance(c, dict) and c.get("input")]
+    return list(dict.fromkeys(hosts))
 
 
-def mutate(rng: random.Random, pool: list[str]) -> str:
+def mutate_host(rng: random.Random, pool: list[str]) -> str:
+    """A WPT host with one to three parts inserted or swapped in, or parts strung together."""
     if rng.random() < 0.5:
         s = rng.choice(pool)
         for _ in range(rng.randrange(1, 4)):
             k = rng.randrange(len(s) + 1)
-            s = s[:k] + rng.choice(PIECES) + s[k + rng.randrange(3):]
+            s = s[:k] + rng.choice(HOST_PIECES) + s[k + rng.randrange(3):]
         return s
-    return "".join(rng.choice(PIECES) for _ in range(rng.randrange(1, 10)))
+    return "".join(rng.choice(HOST_PIECES) for _ in range(rng.randrange(1, 6)))
 
 
 def _answer(engine: ModuleType, fn, *args, listen: bool = False, **kwargs):
@@ -152,13 +140,13 @@ def compare(old: ModuleType, new: ModuleType, *, inputs: int, seed: int,
             progress=None) -> tuple[dict[str, list[tuple]], int]:
     """Differences by kind of answer (each: input, base, old answer, new answer), and the number
     of comparisons made."""
-    urls, hosts = wpt_inputs()
+    hosts = wpt_hosts()
     rng = random.Random(seed)
-    cases = [("url", u, None) for u in urls] + [("host", h, None) for h in hosts]
-    for _ in range(inputs):
-        kind = "url" if rng.random() < 0.6 else "host"
-        text = mutate(rng, urls if kind == "url" else hosts)
-        cases.append((kind, text, rng.choice(BASES) if kind == "url" else None))
+    url_count = sum(rng.random() < 0.6 for _ in range(inputs))
+    cases = [("url", u, b) for u, b in generate.wpt_cases()]
+    cases += [("url", u, b) for u, b in generate.generate(url_count, seed)]
+    cases += [("host", h, None) for h in hosts]
+    cases += [("host", mutate_host(rng, hosts), None) for _ in range(inputs - url_count)]
     differences: dict[str, list[tuple]] = defaultdict(list)
     compared = 0
     for i, (kind, text, base) in enumerate(cases):
@@ -185,18 +173,15 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from urlwb.cli import UsageError as CliUsageError
+    from urlwb.cli import UsageError
 
     if args.inputs < 0 or args.show < 0:
-        raise CliUsageError("--inputs and --show must not be negative")
+        raise UsageError("--inputs and --show must not be negative")
     import engine as new
 
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="urlwb-rev-") as tmp:
-        try:
-            old = load_engine_at(args.revision, Path(tmp))
-        except UsageError as exc:
-            raise CliUsageError(str(exc)) from None
+        old = load_engine_at(args.revision, Path(tmp))
 
         def progress(done: int, total: int) -> None:
             print(f"\r{done:,}/{total:,} inputs", end="", file=sys.stderr, flush=True)

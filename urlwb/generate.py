@@ -46,13 +46,14 @@ IDNA_DOTS = ["。", "．", "｡"]
 def wpt_cases() -> list[tuple[str, str | None]]:
     """Every (input, base) of the vendored urltestdata.json, plus toascii.json's hosts as the WPT
     harness runs them (``https://`` + input + ``/x``)."""
-    cases = [(c["input"], c.get("base")) for c in _load("urltestdata.json") if isinstance(c, dict)]
+    cases = [(c["input"], c.get("base")) for c in load_wpt("urltestdata.json") if isinstance(c, dict)]
     cases += [("https://" + c["input"] + "/x", None)
-              for c in _load("toascii.json") if isinstance(c, dict)]
+              for c in load_wpt("toascii.json") if isinstance(c, dict)]
     return cases
 
 
-def _load(name: str) -> list:
+def load_wpt(name: str) -> list:
+    """A vendored WPT JSON file, whole."""
     return json.loads((DATA / name).read_text(encoding="utf-8"))
 
 

@@ -379,12 +379,12 @@ def parse_opaque_host(input: str, *, errors: list[str] | None = None) -> OpaqueH
 
 def serialize_host(host: Host) -> str:
     """https://url.spec.whatwg.org/#concept-host-serializer"""
+    if isinstance(host, str):  # a domain, an opaque host or an empty host
+        return str(host)
     if isinstance(host, IPv4Address):
         return serialize_ipv4(host)
     if isinstance(host, IPv6Address):
         return "[" + serialize_ipv6(host) + "]"
-    if isinstance(host, str):
-        return str(host)
     raise TypeError(f"serialize_host() takes a host, not {type(host).__name__}")
 
 

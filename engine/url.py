@@ -24,7 +24,7 @@ from .host import (
     parse_ipv6,
     serialize_host,
 )
-from .infra import ASCII_ALPHA, ASCII_DIGITS, to_scalar_value_string
+from .infra import ASCII_ALPHA, to_scalar_value_string
 from .percent_encoding import (
     C0_CONTROL_PERCENT_ENCODE_SET,
     FRAGMENT_PERCENT_ENCODE_SET,
@@ -102,7 +102,8 @@ STATES = {name: State(name) for name in (
     RELATIVE_SLASH, SPECIAL_AUTHORITY_SLASHES, SPECIAL_AUTHORITY_IGNORE_SLASHES, AUTHORITY, HOST,
     HOSTNAME, PORT, FILE, FILE_SLASH, FILE_HOST, PATH_START, PATH, OPAQUE_PATH, QUERY, FRAGMENT,
 ) = STATES.values()
-_HOST_STATES = frozenset((HOST, HOSTNAME))
+_AUTHORITY_OR_HOST = frozenset((AUTHORITY, HOST, HOSTNAME))
+_LAST_STATES = frozenset((QUERY, FRAGMENT))
 
 
 class URLRecord:
@@ -163,8 +164,42 @@ class URLRecord:
 # https://url.spec.whatwg.org/#c0-control-or-space, stripped from both ends
 _C0_OR_SPACE = "".join(map(chr, range(0x21)))
 _TAB_OR_NEWLINE = {0x09: None, 0x0A: None, 0x0D: None}
-_scheme_run = re.compile(r"[A-Za-z0-9+\-.]*").match
+_UTF_8 = "utf-8"  # (the default encoding, told apart by identity)
+_URL_RECORD_OR_NONE = (URLRecord, type(None))
+# Either step 1's stripping or steps 2-3's removal has something to do.
+_strip_or_remove = re.compile("\\A[\\x00-\\x20]|[\\x00-\\x20]\\Z|[\\t\\n\\r]").search
+_tab_or_newline = re.compile("[\\t\\n\\r]").search
+_SLASH_OR_BACKSLASH = frozenset("/\\")
+# What ends the port state's digits without being an error ("" is the EOF code point); and, for
+# a special URL, U+005C (\).
+_PATH_START_DELIMITERS = frozenset(("", "/", "?", "#"))
+_digits_end = re.compile("[0-9]*").match
+_file_host_end = re.compile(r"[/\\?#]|\Z").search
+_SCHEME_STATES = frozenset((SCHEME_START, SCHEME))
+# A scheme followed by ":", from the scheme start state (an ASCII alpha first) or the scheme
+# state.
+_SCHEME_THEN_COLON = {
+    SCHEME_START: re.compile(r"[A-Za-z][A-Za-z0-9+\-.]*(?=:)").match,
+    SCHEME: re.compile(r"[A-Za-z0-9+\-.]*(?=:)").match,
+}
+# From a special scheme's ":": exactly "//", then neither "/" nor "\".
+_two_slashes_only = re.compile(r"://(?![/\\])").match
 _slash_run = re.compile(r"[/\\]*").match
+# The host state's host, by special: up to a ":" outside brackets ("[" to "]"), or a delimiter:
+# EOF, "/", "?", "#", and "\" for a special URL. Group 2 (group 1 is the userinfo, in
+# _AUTHORITY_THEN_HOST).
+_HOST_PART = {
+    True: r"((?:[^:/?#\\\[\]]++|\]|\[[^/?#\\\]]*+\]?)*+)",
+    False: r"((?:[^:/?#\[\]]++|\]|\[[^/?#\]]*+\]?)*+)",
+}
+_HOST = {special: re.compile("()" + part).match for special, part in _HOST_PART.items()}
+# The authority state's userinfo, up to the authority's last "@" (if any), then the host.
+_AUTHORITY_THEN_HOST = {
+    True: re.compile(r"(?:([^/?#\\]*)@)?" + _HOST_PART[True]).match,
+    False: re.compile(r"(?:([^/?#]*)@)?" + _HOST_PART[False]).match,
+}
+_QUERY_OR_FRAGMENT = {"?": QUERY, "#": FRAGMENT}
+_QUERY_SETS = {True: SPECIAL_QUERY_PERCENT_ENCODE_SET, False: QUERY_PERCENT_ENCODE_SET}
 _SINGLE_DOT = frozenset((".", "%2e", "%2E"))
 _DOUBLE_DOT = frozenset(("..", ".%2e", ".%2E", "%2e.", "%2E.", "%2e%2e", "%2E%2E", "%2e%2E", "%2E%2e"))
 # The end of a path segment, by (special, no state override): a delimiter or the end of input
@@ -181,16 +216,8 @@ _SEGMENT_SLASHES = {True: frozenset("/\\"), False: frozenset("/")}
 # https://url.spec.whatwg.org/#single-dot-path-segment (1), #double-dot-path-segment (2)
 _DOT_SEGMENTS = dict.fromkeys(_SINGLE_DOT, 1) | dict.fromkeys(_DOUBLE_DOT, 2)
 _opaque_path_end = re.compile(r"[?#]").search
-# What the host state stops at, by (special, insideBrackets): "[" and "]" (which switch
-# insideBrackets), ":" outside brackets, and the delimiters.
-_HOST_END = {
-    (True, False): re.compile(r"[:/?#\\\[\]]").search,
-    (False, False): re.compile(r"[:/?#\[\]]").search,
-    (True, True): re.compile(r"[/?#\\\]]").search,
-    (False, True): re.compile(r"[/?#\]]").search,
-}
-# The end of the authority, by special: a delimiter or the end of input (an empty match).
-_AUTHORITY_END = {True: re.compile(r"[/\\?#]|\Z").search, False: re.compile(r"[/?#]|\Z").search}
+# The end of a path: "?", "#", or the end of input (an empty match).
+_path_end = re.compile(r"[?#]|\Z").search
 
 
 def _is_windows_drive_letter(s: str) -> bool:
@@ -389,7 +416,7 @@ def basic_url_parse(
     *,
     url: URLRecord | None = None,
     state_override: str | State | None = None,
-    encoding: str = "utf-8",
+    encoding: str = _UTF_8,
     errors: list[str] | None = None,
 ) -> URLRecord | None:
     """https://url.spec.whatwg.org/#concept-basic-url-parser
@@ -397,7 +424,7 @@ def basic_url_parse(
     Returns the URL record, or (with ``url`` and ``state_override``) None where the Standard
     terminates without returning anything; raises Failure where it returns failure.
     """
-    if base is None and url is None and errors is None and input.__class__ is str:
+    if errors is None and base is None and url is None and input.__class__ is str:
         fast = parse_fast_path(input)
         if fast is not None:
             return fast
@@ -412,71 +439,149 @@ def basic_url_parse_state_machine(
     *,
     url: URLRecord | None = None,
     state_override: str | State | None = None,
-    encoding: str = "utf-8",
+    encoding: str = _UTF_8,
     errors: list[str] | None = None,
 ) -> URLRecord | None:
-    """https://url.spec.whatwg.org/#concept-basic-url-parser, step by step (no fast path)."""
-    if not isinstance(input, str):
-        raise TypeError(f"basic_url_parse() takes str, not {type(input).__name__}")
-    if base is not None and not isinstance(base, URLRecord):
-        raise TypeError("basic_url_parse() takes a URLRecord as base")
-    input = to_scalar_value_string(input)
-    if state_override is not None and not isinstance(state_override, State):
-        try:
-            state_override = STATES[state_override]
-        except (KeyError, TypeError):
-            raise TypeError(f"unknown state override: {state_override!r}") from None
-    # 1. If url is not given: a new URL; strip leading and trailing C0 control or space.
-    if url is None:
-        url = URLRecord()
-        stripped = input.strip(_C0_OR_SPACE)
-        if len(stripped) != len(input) and errors is not None:
-            errors.append("invalid-URL-unit")
-        input = stripped
-    # 2./3. Remove all ASCII tab or newline (invalid-URL-unit if any).
-    if "\t" in input or "\n" in input or "\r" in input:
-        if errors is not None:
-            errors.append("invalid-URL-unit")
-        input = input.translate(_TAB_OR_NEWLINE)
-    # 4. Let state be state override if given, or scheme start state otherwise.
-    state = state_override or SCHEME_START
-    # 5. Set encoding to the result of getting an output encoding from encoding.
-    if encoding != "utf-8":
-        from .encoding import get_encoding, get_output_encoding
+    """https://url.spec.whatwg.org/#concept-basic-url-parser, step by step (no fast path).
 
-        encoding = get_output_encoding(get_encoding(encoding))
-        if encoding == "UTF-8":
-            encoding = "utf-8"
-    # 6./7. buffer, atSignSeen, insideBrackets, passwordTokenSeen.
+    The loop runs the states in between; the scheme start and scheme states, which only ever
+    run first, run before it, and the query and fragment states, which only ever run last (each
+    takes the rest of the input, the query up to a "#"), after it. The path start state runs in
+    the same turn of the loop as the state that sets it (each of which decreases pointer, so
+    that c is the same code point).
+    """
+    # (The usual parse, of a string by the API, is told apart with one test, its conditions
+    # combined without branching: a fuzzer's instrumentation counts every branch taken.)
+    if (url is None) & (state_override is None) & (encoding is _UTF_8) & (input.__class__ is str):
+        url = URLRecord()
+        state = SCHEME_START
+        legacy = None
+        shortcut = errors is None
+        # 1. Strip leading and trailing C0 control or space; 2./3. remove all ASCII tab or
+        # newline; either is an invalid-URL-unit validation error. (One search for both.)
+        if _strip_or_remove(input) is not None:
+            stripped = input.strip(_C0_OR_SPACE)
+            if errors is not None and len(stripped) != len(input):
+                errors.append("invalid-URL-unit")
+            input = stripped
+            if _tab_or_newline(input) is not None:
+                if errors is not None:
+                    errors.append("invalid-URL-unit")
+                input = input.translate(_TAB_OR_NEWLINE)
+    else:
+        if not isinstance(input, str):
+            raise TypeError(f"basic_url_parse() takes str, not {type(input).__name__}")
+        if state_override is not None and not isinstance(state_override, State):
+            try:
+                state_override = STATES[state_override]
+            except (KeyError, TypeError):
+                raise TypeError(f"unknown state override: {state_override!r}") from None
+        # 1. If url is not given: a new URL; strip leading and trailing C0 control or space.
+        if url is None:
+            url = URLRecord()
+            stripped = input.strip(_C0_OR_SPACE)
+            if errors is not None and len(stripped) != len(input):
+                errors.append("invalid-URL-unit")
+            input = stripped
+        # 2./3. Remove all ASCII tab or newline (invalid-URL-unit if any).
+        if _tab_or_newline(input) is not None:
+            if errors is not None:
+                errors.append("invalid-URL-unit")
+            input = input.translate(_TAB_OR_NEWLINE)
+        # 4. Let state be state override if given, or scheme start state otherwise.
+        state = SCHEME_START if state_override is None else state_override
+        # 5. Set encoding to the result of getting an output encoding from encoding. (legacy:
+        # the output encoding's name where it is not UTF-8, else None.)
+        legacy = None
+        if encoding != "utf-8":
+            from .encoding import get_encoding, get_output_encoding
+
+            legacy = get_output_encoding(get_encoding(encoding))
+            if legacy == "UTF-8":
+                legacy = None
+        # The whole-path shortcut of the path state (below) is for parses nobody listens to,
+        # without state override.
+        shortcut = (state_override is None) & (errors is None)
+    if not isinstance(base, _URL_RECORD_OR_NONE):
+        raise TypeError("basic_url_parse() takes a URLRecord as base")
+    if not input.isascii():
+        input = to_scalar_value_string(input)
+    # 6./7. buffer, atSignSeen, insideBrackets, passwordTokenSeen. (The authority and host
+    # states take their code points at once, so atSignSeen, insideBrackets and passwordTokenSeen
+    # need no variables.)
     buffer = ""
-    inside_brackets = False
-    # The whole-path shortcut of the path state (below) is for parses nobody listens to,
-    # without state override; it is tried once.
-    shortcut = state_override is None and errors is None
     segment_end = slashes = None
     # 8. Let pointer be a pointer for input.
     pointer = 0
     n = len(input)
-    # The scheme start state is only ever the first to run, with pointer at the start of input:
-    # it is taken here, before the loop.
-    if state is SCHEME_START:
-        # 1. If c is an ASCII alpha: the scheme state takes it, with the rest of the scheme.
-        if input[:1] in ASCII_ALPHA and input:
-            state = SCHEME
-        # 2. Otherwise, if state override is not given: no scheme state, pointer unchanged.
+    if state in _SCHEME_STATES:
+        # https://url.spec.whatwg.org/#scheme-start-state: if c is an ASCII alpha, the scheme
+        # state takes it; https://url.spec.whatwg.org/#scheme-state: the run of ASCII
+        # alphanumeric, "+", "-" and "." that follows; if a ":" follows that run, it ends the
+        # scheme. The run and the ":" are matched at once.
+        m = _SCHEME_THEN_COLON[state](input)
+        if m is not None:
+            buffer = m.group().lower()
+            pointer = m.end()  # the ":"
+            if state_override is not None:
+                url_special = url.scheme in SPECIAL_SCHEMES
+                buffer_special = buffer in SPECIAL_SCHEMES
+                if url_special != buffer_special:
+                    return None
+                if (url.includes_credentials or url.port is not None) and buffer == "file":
+                    return None
+                if url.scheme == "file" and url.host == "":
+                    return None
+                url.scheme = buffer
+                if url.port == SPECIAL_SCHEMES.get(url.scheme):
+                    url.port = None
+                return None
+            url.scheme = buffer
+            buffer = ""
+            if url.scheme == "file":
+                if errors is not None and input[pointer + 1 : pointer + 3] != "//":
+                    errors.append("special-scheme-missing-following-solidus")
+                state = FILE
+            elif url.scheme in SPECIAL_SCHEMES:
+                if base is not None and base.scheme == url.scheme:
+                    state = SPECIAL_RELATIVE_OR_AUTHORITY
+                elif _two_slashes_only(input, pointer) is not None:
+                    # Shortcut through the special authority slashes and ignore slashes
+                    # states, which take exactly "//" here and report nothing.
+                    state = AUTHORITY
+                    pointer += 2
+                else:
+                    state = SPECIAL_AUTHORITY_SLASHES
+            elif input[pointer + 1 : pointer + 2] == "/":
+                state = PATH_OR_AUTHORITY
+                pointer += 1
+            else:
+                url.path = ""
+                state = OPAQUE_PATH
+            pointer += 1  # (the loop's step past c)
         elif state_override is None:
+            # Scheme start state 2, or scheme state 3: the no scheme state, from the start of input.
             state = NO_SCHEME
-        # 3. Otherwise, return failure.
-        else:
+        elif state is SCHEME_START and input[:1] not in ASCII_ALPHA:
             raise Failure(None, "scheme must start with an ASCII alpha")
+        else:
+            raise Failure(None, "invalid scheme")
+    elif state is PATH_START:
+        pointer = -1  # (the path start state below steps to c itself)
     # 9. Keep running the state machine; after a run, stop if pointer points to the EOF code
-    # point (n), or else increase pointer by 1 and run again.
-    while pointer <= n:
+    # point (n), or else increase pointer by 1 and run again. (A containment test where a
+    # comparison would do: a fuzzer's instrumentation traces comparisons, and this one is never
+    # worth tracing.)
+    # (With state override, the query or fragment state runs after the loop, which is empty.)
+    pointers = range(-1, (n + 1) * (state not in _LAST_STATES))
+    while pointer in pointers:
         c = input[pointer : pointer + 1]  # "" is the EOF code point
         # (The states are tested most frequent first, as a fuzzing corpus visits them.)
         if state is PATH:
             special = url.scheme in SPECIAL_SCHEMES
-            if shortcut and not buffer and url.scheme != "file":
+            # (Not for a file URL, whose file state turns the shortcut off; buffer is empty
+            # then: only the file host state leaves it a Windows drive letter.)
+            if shortcut:
                 shortcut = False  # taken once per parse: the whole path is consumed
                 # Whole-path shortcut: up to the query or fragment, the path (not of a file URL,
                 # for Windows drive letters) is its segments, split on "/" (and "\\" for a
@@ -486,8 +591,8 @@ def basic_url_parse_state_machine(
                 # but a double-dot segment shortens the path instead, and a single-dot one is
                 # dropped; either, last (ended by "?", "#" or EOF, not a slash), appends "".
                 # Nobody listens, so there is nothing to report.
-                m = _opaque_path_end(input, pointer)
-                end = m.start() if m else n
+                m = _path_end(input, pointer)
+                end = m.start()
                 run = input[pointer:end]
                 if special and "\\" in run:
                     run = run.replace("\\", "/")
@@ -505,17 +610,11 @@ def basic_url_parse_state_machine(
                             shorten_path(url)
                     if dots is not None:
                         path.append("")
-                pointer = end
-                if m is None:
-                    break
-                if input[end] == "?":
-                    url.query = ""
-                    state = QUERY
-                else:
-                    url.fragment = ""
-                    state = FRAGMENT
-                pointer += 1
-                continue
+                c = m.group()
+                if c:  # "?" or "#": the query or fragment state, after the loop
+                    state = _QUERY_OR_FRAGMENT[c]
+                    pointer = end + 1
+                break
             # The code points up to the segment's end (c: "/", "\\" for a special URL, "?" or
             # "#" without state override, or "" for EOF) are appended to buffer, each
             # UTF-8 percent-encoded with the path set.
@@ -545,212 +644,73 @@ def basic_url_parse_state_machine(
                 if not slash:
                     url.path.append("")
             buffer = ""
-            if not slash:
-                if c == "?":
-                    url.query = ""
-                    state = QUERY
-                elif c == "#":
-                    url.fragment = ""
-                    state = FRAGMENT
-        elif state is SCHEME:
-            # Take the run of scheme code points at once.
-            run = _scheme_run(input, pointer).group()
-            if run:
-                buffer += run.lower()
-                pointer += len(run)
-                c = input[pointer : pointer + 1]
-            if c == ":":
-                if state_override is not None:
-                    url_special = url.scheme in SPECIAL_SCHEMES
-                    buffer_special = buffer in SPECIAL_SCHEMES
-                    if url_special != buffer_special:
-                        return None
-                    if (url.includes_credentials or url.port is not None) and buffer == "file":
-                        return None
-                    if url.scheme == "file" and url.host == "":
-                        return None
-                url.scheme = buffer
-                if state_override is not None:
-                    if url.port == SPECIAL_SCHEMES.get(url.scheme):
-                        url.port = None
-                    return None
-                buffer = ""
-                if url.scheme == "file":
-                    if input[pointer + 1 : pointer + 3] != "//" and errors is not None:
-                        errors.append("special-scheme-missing-following-solidus")
-                    state = FILE
-                elif url.scheme in SPECIAL_SCHEMES:
-                    if base is not None and base.scheme == url.scheme:
-                        state = SPECIAL_RELATIVE_OR_AUTHORITY
-                    elif input[pointer + 1 : pointer + 3] == "//" and input[pointer + 3 : pointer + 4] not in ("/", "\\"):
-                        # Shortcut through the special authority slashes and ignore slashes
-                        # states, which take exactly "//" here and report nothing.
-                        state = AUTHORITY
-                        pointer += 2
-                    else:
-                        state = SPECIAL_AUTHORITY_SLASHES
-                elif input[pointer + 1 : pointer + 2] == "/":
-                    state = PATH_OR_AUTHORITY
-                    pointer += 1
-                else:
-                    url.path = ""
-                    state = OPAQUE_PATH
-            elif state_override is None:
-                buffer = ""
-                state = NO_SCHEME
-                pointer = -1
-            else:
-                raise Failure(None, "invalid scheme")
-        elif state is AUTHORITY or state in _HOST_STATES:
-            # The authority state, then at once (no other step between them) the host state.
+            if c and not slash:  # "?" or "#": the query or fragment state, after the loop
+                state = _QUERY_OR_FRAGMENT[c]
+                pointer += 1
+                break
+        elif state in _AUTHORITY_OR_HOST:
+            # https://url.spec.whatwg.org/#authority-state, then at once (no other step between
+            # them) https://url.spec.whatwg.org/#host-state. One match takes the userinfo, if
+            # any (all up to the authority's last "@"; the authority ends at EOF, "/", "?", "#",
+            # or "\\" for a special URL), and the host, up to a ":" outside brackets or the
+            # authority's end (insideBrackets is the match being inside "[...]").
+            special = url.scheme in SPECIAL_SCHEMES
             if state is AUTHORITY:
-                # The authority runs to the first EOF, /, ?, # (or \ for special URLs); each @ in it
-                # is an invalid-credentials validation error, and all before the last @ is userinfo.
-                special = url.scheme in SPECIAL_SCHEMES
-                end = _AUTHORITY_END[special](input, pointer).start()
-                last_at = input.rfind("@", pointer, end)
-                if last_at >= 0:
+                m = _AUTHORITY_THEN_HOST[special](input, pointer)
+                userinfo = m.group(1)
+                if userinfo is not None:
+                    # Each "@" is an invalid-credentials validation error. For each code point
+                    # before the last: the first ":" starts the password; the rest is UTF-8
+                    # percent-encoded with the userinfo set (which encodes "@" as "%40").
                     if errors is not None:
-                        errors.extend(["invalid-credentials"] * input.count("@", pointer, end))
-                    # For each code point: the first U+003A (:) starts the password; the rest is
-                    # UTF-8 percent-encoded with the userinfo set (which encodes @ as %40). The whole
-                    # userinfo is taken at once, so atSignSeen and passwordTokenSeen need no state.
-                    username, _, password = input[pointer:last_at].partition(":")
+                        errors.extend(["invalid-credentials"] * (userinfo.count("@") + 1))
+                    username, _, password = userinfo.partition(":")
                     url.username += _utf8_percent_encode(username, USERINFO_PERCENT_ENCODE_SET, False)
                     url.password += _utf8_percent_encode(password, USERINFO_PERCENT_ENCODE_SET, False)
-                    pointer = last_at + 1
-                    # If atSignSeen is true and buffer is the empty string, host-missing, failure.
-                    if pointer == end:
+                    # If atSignSeen is true and buffer is the empty string, host-missing
+                    # validation error, return failure. (And an empty host before a ":" is the
+                    # host state's host-missing.)
+                    if not m.group(2):
                         raise _fail(errors, "host-missing")
-                # Set state to host state, pointer to the start of the host (where it is now).
-                state = HOST
-            if state_override is not None and url.scheme == "file":
-                pointer -= 1
+            elif url.scheme == "file":
+                # Host state 1: with state override, a file URL's host is the file host state's.
+                # (pointer decreased by 1, and increased by the loop: the same code point.)
                 state = FILE_HOST
+                continue
             else:
-                # Scan the host: up to a U+003A (:) outside brackets, or the end of the
-                # authority. Only ":", "[", "]" and the delimiters matter: the code points
-                # in between are appended to buffer as they are, so they are skipped at once.
-                special = url.scheme in SPECIAL_SCHEMES
-                start = pointer
-                m = _HOST_END[special, inside_brackets](input, pointer)
-                while m is not None:
-                    c = m.group()
-                    if c == "[":
-                        inside_brackets = True
-                    elif c == "]":
-                        inside_brackets = False
-                    else:  # ":" outside brackets, or a delimiter
-                        break
-                    m = _HOST_END[special, inside_brackets](input, m.end())
-                if m is None:
-                    pointer, c = n, ""
-                else:
-                    pointer = m.start()
-                buffer = input[start:pointer]
-                if c == ":":
-                    if not buffer:
+                m = _HOST[special](input, pointer)
+            buffer = m.group(2)
+            end = m.end()
+            c = input[end : end + 1]
+            if c == ":":
+                if not buffer:
+                    raise _fail(errors, "host-missing")
+                if state_override is HOSTNAME:
+                    raise Failure(None, "hostname setter: a port is not allowed")
+                url.host = parse_host(buffer, not special, errors=errors)
+                state = PORT
+                pointer = end
+            else:
+                if not buffer:
+                    if special:
                         raise _fail(errors, "host-missing")
-                    if state_override is HOSTNAME:
-                        raise Failure(None, "hostname setter: a port is not allowed")
-                    url.host = parse_host(buffer, not special, errors=errors)
-                    buffer = ""
-                    state = PORT
-                else:
-                    pointer -= 1
-                    if special and not buffer:
-                        raise _fail(errors, "host-missing")
-                    elif (
-                        state_override is not None
-                        and not buffer
-                        and (url.includes_credentials or url.port is not None)
-                    ):
+                    if state_override is not None and (url.includes_credentials or url.port is not None):
                         raise Failure(None, "host setter: cannot remove a host with credentials or port")
-                    url.host = parse_host(buffer, not special, errors=errors) if buffer else EmptyHost("")
-                    buffer = ""
-                    state = PATH_START
-                    if state_override is not None:
-                        return None
-        elif state is PATH_START:
-            if url.scheme in SPECIAL_SCHEMES:
-                if c == "\\" and errors is not None:
-                    errors.append("invalid-reverse-solidus")
-                state = PATH
-                if c != "/" and c != "\\":
-                    pointer -= 1
-            elif state_override is None and c == "?":
-                url.query = ""
-                state = QUERY
-            elif state_override is None and c == "#":
-                url.fragment = ""
-                state = FRAGMENT
-            elif c:
-                state = PATH
-                if c != "/":
-                    pointer -= 1
-            elif state_override is not None and url.host is None:
-                url.path.append("")
-        elif state is SPECIAL_AUTHORITY_IGNORE_SLASHES:
-            # Each "/" or "\\" is a special-scheme-missing-following-solidus validation error
-            # and is skipped (all of them at once, here); the first other code point starts the
-            # authority.
-            run = _slash_run(input, pointer).group()
-            if run and errors is not None:
-                errors.extend(["special-scheme-missing-following-solidus"] * len(run))
-            state = AUTHORITY
-            pointer += len(run) - 1
-        elif state is SPECIAL_AUTHORITY_SLASHES:
-            if c == "/" and input[pointer + 1 : pointer + 2] == "/":
-                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
-                pointer += 1
-            else:
-                if errors is not None:
-                    errors.append("special-scheme-missing-following-solidus")
-                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
-                pointer -= 1
-        elif state is QUERY:
-            if encoding != "utf-8" and (
-                url.scheme not in SPECIAL_SCHEMES or url.scheme == "ws" or url.scheme == "wss"
-            ):
-                encoding = "utf-8"
-            end = input.find("#", pointer) if state_override is None else -1
-            if end < 0:
-                end = n
-            run = input[pointer:end]
-            if errors is not None:
-                _invalid_url_units(run, input, pointer, errors)
-            query_set = (
-                SPECIAL_QUERY_PERCENT_ENCODE_SET
-                if url.scheme in SPECIAL_SCHEMES
-                else QUERY_PERCENT_ENCODE_SET
-            )
-            if encoding == "utf-8":
-                url.query += _utf8_percent_encode(run, query_set, False)
-            else:
-                from .percent_encoding import _percent_encode_legacy
-
-                url.query += _percent_encode_legacy(encoding, run, query_set, False)
-            pointer = end
-            if end < n:
-                url.fragment = ""
-                state = FRAGMENT
-        elif state is FRAGMENT:
-            run = input[pointer:]
-            if errors is not None:
-                _invalid_url_units(run, input, pointer, errors)
-            url.fragment += _utf8_percent_encode(run, FRAGMENT_PERCENT_ENCODE_SET, False)
-            pointer = n
+                    url.host = EmptyHost("")
+                else:
+                    url.host = parse_host(buffer, not special, errors=errors)
+                if state_override is not None:
+                    return None
+                state = PATH_START
+                pointer = end - 1
+            buffer = ""
         elif state is PORT:
             start = pointer
-            while pointer < n and input[pointer] in ASCII_DIGITS:
-                pointer += 1
-            c = input[pointer] if pointer < n else ""
+            pointer = _digits_end(input, pointer).end()
+            c = input[pointer : pointer + 1]
             buffer = input[start:pointer]
             if (
-                not c
-                or c == "/"
-                or c == "?"
-                or c == "#"
+                c in _PATH_START_DELIMITERS
                 or (c == "\\" and url.scheme in SPECIAL_SCHEMES)
                 or state_override is not None
             ):
@@ -781,14 +741,16 @@ def basic_url_parse_state_machine(
                 if m and encoded[-1] == " ":
                     encoded = encoded[:-1] + "%20"
                 url.path += encoded
-            pointer = end
-            c = input[end] if end < n else ""
-            if c == "?":
+            if m is None:
+                break
+            if input[end] == "?":
                 url.query = ""
                 state = QUERY
-            elif c == "#":
+            else:
                 url.fragment = ""
                 state = FRAGMENT
+            pointer = end + 1
+            break
         elif state is NO_SCHEME:
             if base is None or (isinstance(base.path, str) and c != "#"):
                 raise _fail(errors, "missing-scheme-non-relative-URL")
@@ -798,15 +760,64 @@ def basic_url_parse_state_machine(
                 url.query = base.query
                 url.fragment = ""
                 state = FRAGMENT
+                pointer += 1
+                break
             elif base.scheme != "file":
                 state = RELATIVE
                 pointer -= 1
             else:
                 state = FILE
                 pointer -= 1
+        elif state is RELATIVE:
+            url.scheme = base.scheme
+            if c == "/":
+                state = RELATIVE_SLASH
+            elif c == "\\" and url.scheme in SPECIAL_SCHEMES:
+                if errors is not None:
+                    errors.append("invalid-reverse-solidus")
+                state = RELATIVE_SLASH
+            else:
+                url.username, url.password = base.username, base.password
+                url.host, url.port = base.host, base.port
+                url.path = list(base.path)
+                url.query = base.query
+                if c == "?":
+                    url.query = ""
+                    state = QUERY
+                    pointer += 1
+                    break
+                elif c == "#":
+                    url.fragment = ""
+                    state = FRAGMENT
+                    pointer += 1
+                    break
+                elif c:
+                    url.query = None
+                    shorten_path(url)
+                    state = PATH
+                    pointer -= 1
+        elif state is SPECIAL_AUTHORITY_SLASHES:
+            if c == "/" and input[pointer + 1 : pointer + 2] == "/":
+                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
+                pointer += 1
+            else:
+                if errors is not None:
+                    errors.append("special-scheme-missing-following-solidus")
+                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
+                pointer -= 1
+        elif state is SPECIAL_AUTHORITY_IGNORE_SLASHES:
+            # Each "/" or "\\" is a special-scheme-missing-following-solidus validation error
+            # and is skipped (all of them at once, here); the first other code point starts the
+            # authority.
+            run = _slash_run(input, pointer).group()
+            if run and errors is not None:
+                errors.extend(["special-scheme-missing-following-solidus"] * len(run))
+            state = AUTHORITY
+            pointer += len(run) - 1
         elif state is FILE:
             url.scheme = "file"
             url.host = EmptyHost("")
+            shortcut = False  # (Windows drive letters: the path state takes a file URL's path step by step)
             if c == "/" or c == "\\":
                 if c == "\\" and errors is not None:
                     errors.append("invalid-reverse-solidus")
@@ -818,9 +829,13 @@ def basic_url_parse_state_machine(
                 if c == "?":
                     url.query = ""
                     state = QUERY
+                    pointer += 1
+                    break
                 elif c == "#":
                     url.fragment = ""
                     state = FRAGMENT
+                    pointer += 1
+                    break
                 elif c:
                     url.query = None
                     if not starts_with_windows_drive_letter(input[pointer : pointer + 3]):
@@ -840,30 +855,6 @@ def basic_url_parse_state_machine(
             else:
                 state = PATH
                 pointer -= 1
-        elif state is RELATIVE:
-            url.scheme = base.scheme
-            if c == "/":
-                state = RELATIVE_SLASH
-            elif c == "\\" and url.scheme in SPECIAL_SCHEMES:
-                if errors is not None:
-                    errors.append("invalid-reverse-solidus")
-                state = RELATIVE_SLASH
-            else:
-                url.username, url.password = base.username, base.password
-                url.host, url.port = base.host, base.port
-                url.path = list(base.path)
-                url.query = base.query
-                if c == "?":
-                    url.query = ""
-                    state = QUERY
-                elif c == "#":
-                    url.fragment = ""
-                    state = FRAGMENT
-                elif c:
-                    url.query = None
-                    shorten_path(url)
-                    state = PATH
-                    pointer -= 1
         elif state is FILE_SLASH:
             if c == "/" or c == "\\":
                 if c == "\\" and errors is not None:
@@ -882,8 +873,7 @@ def basic_url_parse_state_machine(
                 pointer -= 1
         elif state is FILE_HOST:
             start = pointer
-            while pointer < n and input[pointer] not in "/\\?#":
-                pointer += 1
+            pointer = _file_host_end(input, pointer).start()
             buffer = input[start:pointer]
             pointer -= 1
             if state_override is None and _is_windows_drive_letter(buffer):
@@ -915,7 +905,7 @@ def basic_url_parse_state_machine(
                 state = RELATIVE
                 pointer -= 1
         elif state is RELATIVE_SLASH:
-            if url.scheme in SPECIAL_SCHEMES and c and c in "/\\":
+            if url.scheme in SPECIAL_SCHEMES and c in _SLASH_OR_BACKSLASH:
                 if c == "\\" and errors is not None:
                     errors.append("invalid-reverse-solidus")
                 state = SPECIAL_AUTHORITY_IGNORE_SLASHES
@@ -926,11 +916,74 @@ def basic_url_parse_state_machine(
                 url.host, url.port = base.host, base.port
                 state = PATH
                 pointer -= 1
+        if state is PATH_START:
+            # https://url.spec.whatwg.org/#path-start-state, in the turn of the state that set
+            # it: the loop's step to the next code point, taken here.
+            pointer += 1
+            c = input[pointer : pointer + 1]
+            if url.scheme in SPECIAL_SCHEMES:
+                if c == "\\" and errors is not None:
+                    errors.append("invalid-reverse-solidus")
+                state = PATH
+                if c not in _SLASH_OR_BACKSLASH:
+                    pointer -= 1
+            elif state_override is None and c == "?":
+                url.query = ""
+                state = QUERY
+                pointer += 1
+                break
+            elif state_override is None and c == "#":
+                url.fragment = ""
+                state = FRAGMENT
+                pointer += 1
+                break
+            elif c:
+                state = PATH
+                if c != "/":
+                    pointer -= 1
+            elif state_override is not None and url.host is None:
+                url.path.append("")
         pointer += 1
+    if state is QUERY:
+        # https://url.spec.whatwg.org/#query-state: the rest of input, up to a "#" without state
+        # override, UTF-8 (or legacy-encoding) percent-encoded with the query set by scheme.
+        # (Every way into this state sets url's query to "" first, here or in the API's search
+        # setter, so the query is set here where it would be appended to.)
+        query_set = _QUERY_SETS[url.scheme in SPECIAL_SCHEMES]
+        if (legacy is None) & (state_override is None) & (errors is None):  # (the usual case)
+            run, hash_sign, _ = input[pointer:].partition("#")
+            url.query = _utf8_percent_encode(run, query_set, False)
+        else:
+            if legacy is not None and (
+                url.scheme not in SPECIAL_SCHEMES or url.scheme == "ws" or url.scheme == "wss"
+            ):
+                legacy = None
+            if state_override is None:
+                run, hash_sign, _ = input[pointer:].partition("#")
+            else:
+                run, hash_sign = input[pointer:], ""
+            if errors is not None:
+                _invalid_url_units(run, input, pointer, errors)
+            if legacy is None:
+                url.query = _utf8_percent_encode(run, query_set, False)
+            else:
+                from .percent_encoding import _percent_encode_legacy
+
+                url.query = _percent_encode_legacy(legacy, run, query_set, False)
+        if hash_sign:
+            state = FRAGMENT
+            pointer += len(run) + 1
+    if state is FRAGMENT:
+        # https://url.spec.whatwg.org/#fragment-state: the rest of input, percent-encoded with
+        # the fragment set. (As with the query: set, where "" would be appended to.)
+        run = input[pointer:]
+        if errors is not None:
+            _invalid_url_units(run, input, pointer, errors)
+        url.fragment = _utf8_percent_encode(run, FRAGMENT_PERCENT_ENCODE_SET, False)
     return url
 
 
-def url_parse(input: str, base: URLRecord | None = None, *, encoding: str = "utf-8",
+def url_parse(input: str, base: URLRecord | None = None, *, encoding: str = _UTF_8,
               errors: list[str] | None = None) -> URLRecord:
     """https://url.spec.whatwg.org/#concept-url-parser (without blob URL entries)"""
     return basic_url_parse(input, base, encoding=encoding, errors=errors)
@@ -938,30 +991,38 @@ def url_parse(input: str, base: URLRecord | None = None, *, encoding: str = "utf
 
 def serialize_path(url: URLRecord) -> str:
     """https://url.spec.whatwg.org/#url-path-serializer"""
-    if isinstance(url.path, str):
-        return url.path
-    return "".join("/" + segment for segment in url.path)
+    path = url.path
+    if path.__class__ is str:
+        return path
+    # "/" and the segment, for each segment.
+    return "/" + "/".join(path) if path else ""
 
 
 def serialize_url(url: URLRecord, exclude_fragment: bool = False) -> str:
     """https://url.spec.whatwg.org/#concept-url-serializer"""
-    output = url.scheme + ":"
-    if url.host is not None:
-        output += "//"
+    host = url.host
+    path = url.path
+    if host is None:
+        output = url.scheme + ":"
+        if path.__class__ is str:
+            output += path
+        elif len(path) > 1 and path[0] == "":
+            output += "/./" + "/".join(path)
+        elif path:
+            output += "/" + "/".join(path)
+    else:
+        output = url.scheme + "://"
         if url.username or url.password:
-            output += url.username
-            if url.password:
-                output += ":" + url.password
-            output += "@"
-        output += serialize_host(url.host)
-        if url.port is not None:
-            output += ":" + str(url.port)
-    elif not isinstance(url.path, str) and len(url.path) > 1 and url.path[0] == "":
-        output += "/."
-    output += serialize_path(url)
+            output += url.username + (":" + url.password if url.password else "") + "@"
+        output += serialize_host(host) if url.port is None else serialize_host(host) + ":" + str(url.port)
+        # (The path serialized, as in serialize_path.)
+        if path.__class__ is str:
+            output += path
+        elif path:
+            output += "/" + "/".join(path)
     if url.query is not None:
         output += "?" + url.query
-    if not exclude_fragment and url.fragment is not None:
+    if url.fragment is not None and not exclude_fragment:
         output += "#" + url.fragment
     return output
 

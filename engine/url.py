@@ -103,6 +103,14 @@ STATES = {name: State(name) for name in (
     HOSTNAME, PORT, FILE, FILE_SLASH, FILE_HOST, PATH_START, PATH, OPAQUE_PATH, QUERY, FRAGMENT,
 ) = STATES.values()
 _AUTHORITY_OR_HOST = frozenset((AUTHORITY, HOST, HOSTNAME))
+# The states that run only at the start of a parse (before the parser's loop, here).
+_FIRST_STATES = frozenset((
+    NO_SCHEME, SPECIAL_RELATIVE_OR_AUTHORITY, RELATIVE, RELATIVE_SLASH,
+    SPECIAL_AUTHORITY_IGNORE_SLASHES, FILE, FILE_SLASH,
+))
+# The states a state override can be: those the API's setters give
+# (https://url.spec.whatwg.org/#urlutils-members).
+OVERRIDE_STATES = frozenset((SCHEME_START, HOST, HOSTNAME, PORT, PATH_START, QUERY, FRAGMENT))
 _LAST_STATES = frozenset((QUERY, FRAGMENT))
 
 
@@ -182,8 +190,6 @@ _SCHEME_THEN_COLON = {
     SCHEME_START: re.compile(r"[A-Za-z][A-Za-z0-9+\-.]*(?=:)").match,
     SCHEME: re.compile(r"[A-Za-z0-9+\-.]*(?=:)").match,
 }
-# From a special scheme's ":": exactly "//", then neither "/" nor "\".
-_two_slashes_only = re.compile(r"://(?![/\\])").match
 _slash_run = re.compile(r"[/\\]*").match
 # The host state's host, by special: up to a ":" outside brackets ("[" to "]"), or a delimiter:
 # EOF, "/", "?", "#", and "\" for a special URL. Group 2 (group 1 is the userinfo, in
@@ -444,11 +450,19 @@ def basic_url_parse_state_machine(
 ) -> URLRecord | None:
     """https://url.spec.whatwg.org/#concept-basic-url-parser, step by step (no fast path).
 
-    The loop runs the states in between; the scheme start and scheme states, which only ever
-    run first, run before it, and the query and fragment states, which only ever run last (each
-    takes the rest of the input, the query up to a "#"), after it. The path start state runs in
-    the same turn of the loop as the state that sets it (each of which decreases pointer, so
-    that c is the same code point).
+    The Standard's loop runs a state per code point. Here, a state that treats a run of code
+    points alike takes the run at once, and the states run where they can occur:
+    - first, the scheme start and scheme states (one match), then the states that only run at
+      the start of a parse, each at most once, in an order in which each goes to later ones: no
+      scheme, special relative or authority, relative, relative slash, special authority ignore
+      slashes, file, file slash (the special authority slashes and path or authority states run
+      within the scheme state's step);
+    - then the loop, for the authority and host states (one match), port, path, opaque path and
+      file host; the path start state runs in the same turn of the loop as the state that sets
+      it (each of which decreases pointer, so that c is the same code point);
+    - last, the query and fragment states, which take the rest of the input (the query up to a
+      "#"), after the loop.
+    ``state_override`` is one of the states the API's setters give (OVERRIDE_STATES).
     """
     # (The usual parse, of a string by the API, is told apart with one test, its conditions
     # combined without branching: a fuzzer's instrumentation counts every branch taken.)
@@ -476,6 +490,8 @@ def basic_url_parse_state_machine(
                 state_override = STATES[state_override]
             except (KeyError, TypeError):
                 raise TypeError(f"unknown state override: {state_override!r}") from None
+        if state_override is not None and state_override not in OVERRIDE_STATES:
+            raise TypeError(f"state override {state_override.name!r}: not one the URL setters give")
         # 1. If url is not given: a new URL; strip leading and trailing C0 control or space.
         if url is None:
             url = URLRecord()
@@ -545,20 +561,29 @@ def basic_url_parse_state_machine(
             elif url.scheme in SPECIAL_SCHEMES:
                 if base is not None and base.scheme == url.scheme:
                     state = SPECIAL_RELATIVE_OR_AUTHORITY
-                elif _two_slashes_only(input, pointer) is not None:
-                    # Shortcut through the special authority slashes and ignore slashes
-                    # states, which take exactly "//" here and report nothing.
+                else:
+                    # https://url.spec.whatwg.org/#special-authority-slashes-state: "//" is
+                    # skipped, or anything else is a special-scheme-missing-following-solidus
+                    # validation error; then, at once, the special authority ignore slashes
+                    # state (below).
+                    if input.startswith("//", pointer + 1):
+                        pointer += 2
+                    elif errors is not None:
+                        errors.append("special-scheme-missing-following-solidus")
+                    state = SPECIAL_AUTHORITY_IGNORE_SLASHES
+            elif input.startswith("/", pointer + 1):
+                # https://url.spec.whatwg.org/#path-or-authority-state, at once: a second "/"
+                # starts the authority; else the path starts after the first.
+                if input.startswith("//", pointer + 1):
                     state = AUTHORITY
                     pointer += 2
                 else:
-                    state = SPECIAL_AUTHORITY_SLASHES
-            elif input[pointer + 1 : pointer + 2] == "/":
-                state = PATH_OR_AUTHORITY
-                pointer += 1
+                    state = PATH
+                    pointer += 1
             else:
                 url.path = ""
                 state = OPAQUE_PATH
-            pointer += 1  # (the loop's step past c)
+            pointer += 1  # (the step past c)
         elif state_override is None:
             # Scheme start state 2, or scheme state 3: the no scheme state, from the start of input.
             state = NO_SCHEME
@@ -568,6 +593,144 @@ def basic_url_parse_state_machine(
             raise Failure(None, "invalid scheme")
     elif state is PATH_START:
         pointer = -1  # (the path start state below steps to c itself)
+    if state in _FIRST_STATES:
+        # The states that only ever run at the start, once each, before the loop, in an order in
+        # which each goes only to later ones (or to the loop's). pointer points to c, the code
+        # point the state reads; each that takes c steps pointer past it.
+        if state is NO_SCHEME:
+            # https://url.spec.whatwg.org/#no-scheme-state
+            c = input[:1]
+            if base is None or (isinstance(base.path, str) and c != "#"):
+                raise _fail(errors, "missing-scheme-non-relative-URL")
+            elif isinstance(base.path, str):  # and c is "#"
+                url.scheme = base.scheme
+                url.path = base.path
+                url.query = base.query
+                url.fragment = ""
+                state = FRAGMENT
+                pointer = 1
+            elif base.scheme != "file":
+                state = RELATIVE
+            else:
+                state = FILE
+        if state is SPECIAL_RELATIVE_OR_AUTHORITY:
+            # https://url.spec.whatwg.org/#special-relative-or-authority-state
+            if input.startswith("//", pointer):
+                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
+                pointer += 2
+            else:
+                if errors is not None:
+                    errors.append("special-scheme-missing-following-solidus")
+                state = RELATIVE
+        if state is RELATIVE:
+            # https://url.spec.whatwg.org/#relative-state
+            c = input[pointer : pointer + 1]
+            url.scheme = base.scheme
+            if c == "/":
+                state = RELATIVE_SLASH
+                pointer += 1
+            elif c == "\\" and url.scheme in SPECIAL_SCHEMES:
+                if errors is not None:
+                    errors.append("invalid-reverse-solidus")
+                state = RELATIVE_SLASH
+                pointer += 1
+            else:
+                url.username, url.password = base.username, base.password
+                url.host, url.port = base.host, base.port
+                url.path = list(base.path)
+                url.query = base.query
+                if c == "?":
+                    url.query = ""
+                    state = QUERY
+                    pointer += 1
+                elif c == "#":
+                    url.fragment = ""
+                    state = FRAGMENT
+                    pointer += 1
+                elif c:
+                    url.query = None
+                    shorten_path(url)
+                    state = PATH
+                else:
+                    return url  # EOF: the URL is the base's, without fragment
+        if state is RELATIVE_SLASH:
+            # https://url.spec.whatwg.org/#relative-slash-state
+            c = input[pointer : pointer + 1]
+            if url.scheme in SPECIAL_SCHEMES and c in _SLASH_OR_BACKSLASH:
+                if c == "\\" and errors is not None:
+                    errors.append("invalid-reverse-solidus")
+                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
+                pointer += 1
+            elif c == "/":
+                state = AUTHORITY
+                pointer += 1
+            else:
+                url.username, url.password = base.username, base.password
+                url.host, url.port = base.host, base.port
+                state = PATH
+        if state is SPECIAL_AUTHORITY_IGNORE_SLASHES:
+            # https://url.spec.whatwg.org/#special-authority-ignore-slashes-state: each "/" or
+            # "\\" is a special-scheme-missing-following-solidus validation error and is skipped
+            # (all of them at once); the first other code point starts the authority.
+            run = _slash_run(input, pointer).group()
+            if run and errors is not None:
+                errors.extend(["special-scheme-missing-following-solidus"] * len(run))
+            state = AUTHORITY
+            pointer += len(run)
+        if state is FILE:
+            # https://url.spec.whatwg.org/#file-state
+            c = input[pointer : pointer + 1]
+            url.scheme = "file"
+            url.host = EmptyHost("")
+            shortcut = False  # (Windows drive letters: the path state takes a file URL's path step by step)
+            if c in _SLASH_OR_BACKSLASH:
+                if c == "\\" and errors is not None:
+                    errors.append("invalid-reverse-solidus")
+                state = FILE_SLASH
+                pointer += 1
+            elif base is not None and base.scheme == "file":
+                url.host = base.host
+                url.path = list(base.path)
+                url.query = base.query
+                if c == "?":
+                    url.query = ""
+                    state = QUERY
+                    pointer += 1
+                elif c == "#":
+                    url.fragment = ""
+                    state = FRAGMENT
+                    pointer += 1
+                elif c:
+                    url.query = None
+                    if not starts_with_windows_drive_letter(input[pointer : pointer + 3]):
+                        shorten_path(url)
+                    else:
+                        if errors is not None:
+                            errors.append("file-invalid-Windows-drive-letter")
+                        url.path = []
+                    state = PATH
+                else:
+                    return url  # EOF: the base's host, path and query
+            else:
+                state = PATH
+        if state is FILE_SLASH:
+            # https://url.spec.whatwg.org/#file-slash-state
+            c = input[pointer : pointer + 1]
+            if c in _SLASH_OR_BACKSLASH:
+                if c == "\\" and errors is not None:
+                    errors.append("invalid-reverse-solidus")
+                state = FILE_HOST
+                pointer += 1
+            else:
+                if base is not None and base.scheme == "file":
+                    url.host = base.host
+                    if (
+                        not starts_with_windows_drive_letter(input[pointer : pointer + 3])
+                        and base.path
+                        and _is_normalized_windows_drive_letter(base.path[0])
+                    ):
+                        url.path.append(base.path[0])
+                state = PATH
     # 9. Keep running the state machine; after a run, stop if pointer points to the EOF code
     # point (n), or else increase pointer by 1 and run again. (A containment test where a
     # comparison would do: a fuzzer's instrumentation traces comparisons, and this one is never
@@ -751,126 +914,6 @@ def basic_url_parse_state_machine(
                 state = FRAGMENT
             pointer = end + 1
             break
-        elif state is NO_SCHEME:
-            if base is None or (isinstance(base.path, str) and c != "#"):
-                raise _fail(errors, "missing-scheme-non-relative-URL")
-            elif isinstance(base.path, str) and c == "#":
-                url.scheme = base.scheme
-                url.path = base.path
-                url.query = base.query
-                url.fragment = ""
-                state = FRAGMENT
-                pointer += 1
-                break
-            elif base.scheme != "file":
-                state = RELATIVE
-                pointer -= 1
-            else:
-                state = FILE
-                pointer -= 1
-        elif state is RELATIVE:
-            url.scheme = base.scheme
-            if c == "/":
-                state = RELATIVE_SLASH
-            elif c == "\\" and url.scheme in SPECIAL_SCHEMES:
-                if errors is not None:
-                    errors.append("invalid-reverse-solidus")
-                state = RELATIVE_SLASH
-            else:
-                url.username, url.password = base.username, base.password
-                url.host, url.port = base.host, base.port
-                url.path = list(base.path)
-                url.query = base.query
-                if c == "?":
-                    url.query = ""
-                    state = QUERY
-                    pointer += 1
-                    break
-                elif c == "#":
-                    url.fragment = ""
-                    state = FRAGMENT
-                    pointer += 1
-                    break
-                elif c:
-                    url.query = None
-                    shorten_path(url)
-                    state = PATH
-                    pointer -= 1
-        elif state is SPECIAL_AUTHORITY_SLASHES:
-            if c == "/" and input[pointer + 1 : pointer + 2] == "/":
-                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
-                pointer += 1
-            else:
-                if errors is not None:
-                    errors.append("special-scheme-missing-following-solidus")
-                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
-                pointer -= 1
-        elif state is SPECIAL_AUTHORITY_IGNORE_SLASHES:
-            # Each "/" or "\\" is a special-scheme-missing-following-solidus validation error
-            # and is skipped (all of them at once, here); the first other code point starts the
-            # authority.
-            run = _slash_run(input, pointer).group()
-            if run and errors is not None:
-                errors.extend(["special-scheme-missing-following-solidus"] * len(run))
-            state = AUTHORITY
-            pointer += len(run) - 1
-        elif state is FILE:
-            url.scheme = "file"
-            url.host = EmptyHost("")
-            shortcut = False  # (Windows drive letters: the path state takes a file URL's path step by step)
-            if c == "/" or c == "\\":
-                if c == "\\" and errors is not None:
-                    errors.append("invalid-reverse-solidus")
-                state = FILE_SLASH
-            elif base is not None and base.scheme == "file":
-                url.host = base.host
-                url.path = list(base.path)
-                url.query = base.query
-                if c == "?":
-                    url.query = ""
-                    state = QUERY
-                    pointer += 1
-                    break
-                elif c == "#":
-                    url.fragment = ""
-                    state = FRAGMENT
-                    pointer += 1
-                    break
-                elif c:
-                    url.query = None
-                    if not starts_with_windows_drive_letter(input[pointer : pointer + 3]):
-                        shorten_path(url)
-                    else:
-                        if errors is not None:
-                            errors.append("file-invalid-Windows-drive-letter")
-                        url.path = []
-                    state = PATH
-                    pointer -= 1
-            else:
-                state = PATH
-                pointer -= 1
-        elif state is PATH_OR_AUTHORITY:
-            if c == "/":
-                state = AUTHORITY
-            else:
-                state = PATH
-                pointer -= 1
-        elif state is FILE_SLASH:
-            if c == "/" or c == "\\":
-                if c == "\\" and errors is not None:
-                    errors.append("invalid-reverse-solidus")
-                state = FILE_HOST
-            else:
-                if base is not None and base.scheme == "file":
-                    url.host = base.host
-                    if (
-                        not starts_with_windows_drive_letter(input[pointer : pointer + 3])
-                        and base.path
-                        and _is_normalized_windows_drive_letter(base.path[0])
-                    ):
-                        url.path.append(base.path[0])
-                state = PATH
-                pointer -= 1
         elif state is FILE_HOST:
             start = pointer
             pointer = _file_host_end(input, pointer).start()
@@ -895,27 +938,6 @@ def basic_url_parse_state_machine(
                     return None
                 buffer = ""
                 state = PATH_START
-        elif state is SPECIAL_RELATIVE_OR_AUTHORITY:
-            if c == "/" and input[pointer + 1 : pointer + 2] == "/":
-                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
-                pointer += 1
-            else:
-                if errors is not None:
-                    errors.append("special-scheme-missing-following-solidus")
-                state = RELATIVE
-                pointer -= 1
-        elif state is RELATIVE_SLASH:
-            if url.scheme in SPECIAL_SCHEMES and c in _SLASH_OR_BACKSLASH:
-                if c == "\\" and errors is not None:
-                    errors.append("invalid-reverse-solidus")
-                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
-            elif c == "/":
-                state = AUTHORITY
-            else:
-                url.username, url.password = base.username, base.password
-                url.host, url.port = base.host, base.port
-                state = PATH
-                pointer -= 1
         if state is PATH_START:
             # https://url.spec.whatwg.org/#path-start-state, in the turn of the state that set
             # it: the loop's step to the next code point, taken here.

@@ -10,6 +10,8 @@ For each input they must agree on
 
 - the basic URL parser, without and with a base, and listening for validation errors (the
   serialization or the failure, and the list of validation errors, in order);
+- each URL setter (the parser with its state overrides), on the URL parsed, with a value taken
+  from WPT's setter tests, hosts and URL inputs, or pieces of the URL itself: the href after;
 - the host parser, special and opaque, listening or not;
 - the domain parser, strict and not, listening or not, and domain to Unicode;
 - UTF-8 percent-encoding with each percent-encode set, and percent-decoding.
@@ -101,8 +103,22 @@ def _answer(engine: ModuleType, fn, *args, listen: bool = False, **kwargs):
     return (value, tuple(errors)) if listen else value
 
 
-def answers(engine: ModuleType, kind: str, text: str, base: str | None = None) -> dict[str, object]:
-    """Every answer the engine gives about ``text`` for one kind of input ("url" or "host")."""
+SETTERS = ("href", "protocol", "username", "password", "host", "hostname", "port", "pathname",
+           "search", "hash")
+
+
+def setter_values() -> list[str]:
+    """Values to give the setters: WPT's setter tests' values, then hosts and URL inputs."""
+    values = [c["new_value"] for tests in generate.load_wpt("setters_tests.json").values()
+              if isinstance(tests, list) for c in tests if isinstance(c, dict) and "new_value" in c]
+    values += wpt_hosts()[:300] + [u for u, _ in generate.wpt_cases()][:300]
+    return list(dict.fromkeys(values))
+
+
+def answers(engine: ModuleType, kind: str, text: str, base: str | None = None,
+            value: str | None = None) -> dict[str, object]:
+    """Every answer the engine gives about ``text`` for one kind of input ("url" or "host");
+    for a URL, with ``value`` given, the href after each setter given it."""
     out: dict[str, object] = {}
     if kind == "url":
         parse = engine.basic_url_parse
@@ -118,6 +134,13 @@ def answers(engine: ModuleType, kind: str, text: str, base: str | None = None) -
 
         out["basic URL parser"] = href(False)
         out["basic URL parser, listening"] = href(True)
+        if value is not None:
+            for name in SETTERS:
+                def set_then_href(s, name=name):
+                    url = engine.URL(s, base)
+                    setattr(url, name, value)
+                    return url.href
+                out[f"setter {name}"] = _answer(engine, set_then_href, text)
         return out
     for is_opaque in (False, True):
         for listen in (False, True):
@@ -143,6 +166,7 @@ def compare(old: ModuleType, new: ModuleType, *, inputs: int, seed: int,
     hosts = wpt_hosts()
     rng = random.Random(seed)
     url_count = sum(rng.random() < 0.6 for _ in range(inputs))
+    values = setter_values()
     cases = [("url", u, b) for u, b in generate.wpt_cases()]
     cases += [("url", u, b) for u, b in generate.generate(url_count, seed)]
     cases += [("host", h, None) for h in hosts]
@@ -150,7 +174,9 @@ def compare(old: ModuleType, new: ModuleType, *, inputs: int, seed: int,
     differences: dict[str, list[tuple]] = defaultdict(list)
     compared = 0
     for i, (kind, text, base) in enumerate(cases):
-        a, b = answers(old, kind, text, base), answers(new, kind, text, base)
+        # A setter value: one of the pool, or a piece of the URL itself.
+        value = rng.choice(values) if rng.random() < 0.7 else text[rng.randrange(len(text) + 1):]
+        a, b = answers(old, kind, text, base, value), answers(new, kind, text, base, value)
         for what in a.keys() | b.keys():
             compared += 1
             if a.get(what) != b.get(what):

@@ -554,8 +554,9 @@ def basic_url_parse_state_machine(
                 return None
             url.scheme = buffer
             buffer = ""
+            pointer += 1  # (past the ":")
             if url.scheme == "file":
-                if errors is not None and input[pointer + 1 : pointer + 3] != "//":
+                if errors is not None and not input.startswith("//", pointer):
                     errors.append("special-scheme-missing-following-solidus")
                 state = FILE
             elif url.scheme in SPECIAL_SCHEMES:
@@ -564,17 +565,22 @@ def basic_url_parse_state_machine(
                 else:
                     # https://url.spec.whatwg.org/#special-authority-slashes-state: "//" is
                     # skipped, or anything else is a special-scheme-missing-following-solidus
-                    # validation error; then, at once, the special authority ignore slashes
-                    # state (below).
-                    if input.startswith("//", pointer + 1):
+                    # validation error; then https://url.spec.whatwg.org/#special-authority-ignore-slashes-state
+                    # skips every "/" or "\\" more, each such an error, at once.
+                    if input.startswith("//", pointer):
                         pointer += 2
                     elif errors is not None:
                         errors.append("special-scheme-missing-following-solidus")
-                    state = SPECIAL_AUTHORITY_IGNORE_SLASHES
-            elif input.startswith("/", pointer + 1):
+                    run = _slash_run(input, pointer).group()
+                    if run:
+                        if errors is not None:
+                            errors.extend(["special-scheme-missing-following-solidus"] * len(run))
+                        pointer += len(run)
+                    state = AUTHORITY
+            elif input.startswith("/", pointer):
                 # https://url.spec.whatwg.org/#path-or-authority-state, at once: a second "/"
                 # starts the authority; else the path starts after the first.
-                if input.startswith("//", pointer + 1):
+                if input.startswith("//", pointer):
                     state = AUTHORITY
                     pointer += 2
                 else:
@@ -583,7 +589,6 @@ def basic_url_parse_state_machine(
             else:
                 url.path = ""
                 state = OPAQUE_PATH
-            pointer += 1  # (the step past c)
         elif state_override is None:
             # Scheme start state 2, or scheme state 3: the no scheme state, from the start of input.
             state = NO_SCHEME
@@ -682,7 +687,6 @@ def basic_url_parse_state_machine(
             c = input[pointer : pointer + 1]
             url.scheme = "file"
             url.host = EmptyHost("")
-            shortcut = False  # (Windows drive letters: the path state takes a file URL's path step by step)
             if c in _SLASH_OR_BACKSLASH:
                 if c == "\\" and errors is not None:
                     errors.append("invalid-reverse-solidus")
@@ -742,32 +746,37 @@ def basic_url_parse_state_machine(
         # (The states are tested most frequent first, as a fuzzing corpus visits them.)
         if state is PATH:
             special = url.scheme in SPECIAL_SCHEMES
-            # (Not for a file URL, whose file state turns the shortcut off; buffer is empty
-            # then: only the file host state leaves it a Windows drive letter.)
             if shortcut:
                 shortcut = False  # taken once per parse: the whole path is consumed
-                # Whole-path shortcut: up to the query or fragment, the path (not of a file URL,
-                # for Windows drive letters) is its segments, split on "/" (and "\\" for a
-                # special URL), each percent-encoded with the path set, as the steps below take
-                # them one by one. ("/" and "\\" are not in the set, so encoding the whole run is
-                # encoding each segment; a dot segment stays one.) Each segment is appended,
-                # but a double-dot segment shortens the path instead, and a single-dot one is
-                # dropped; either, last (ended by "?", "#" or EOF, not a slash), appends "".
-                # Nobody listens, so there is nothing to report.
+                # Whole-path shortcut: up to the query or fragment, the path is its segments,
+                # split on "/" (and "\\" for a special URL), each percent-encoded with the path
+                # set, as the steps below take them one by one. ("/" and "\\" are not in the set,
+                # so encoding the whole run is encoding each segment; a dot segment stays one.)
+                # Each segment is appended, but a double-dot segment shortens the path instead,
+                # and a single-dot one is dropped; either, last (ended by "?", "#" or EOF, not a
+                # slash), appends "". A file URL's Windows drive letter, appended to an empty
+                # path, gets a ":". Nobody listens, so there is nothing to report.
                 m = _path_end(input, pointer)
                 end = m.start()
                 run = input[pointer:end]
                 if special and "\\" in run:
                     run = run.replace("\\", "/")
                 segments = _utf8_percent_encode(run, PATH_PERCENT_ENCODE_SET, False).split("/")
+                if buffer:  # a Windows drive letter, left by the file host state
+                    segments[0] = buffer + segments[0]
+                    buffer = ""
+                path = url.path
                 # (A dot segment needs a "." or a "%".)
                 if ("." not in run and "%" not in run) or _DOT_SEGMENTS.keys().isdisjoint(segments):
-                    url.path.extend(segments)
+                    if not path and url.scheme == "file" and _is_windows_drive_letter(segments[0]):
+                        segments[0] = segments[0][0] + ":"
+                    path.extend(segments)
                 else:
-                    path = url.path
                     for segment in segments:
                         dots = _DOT_SEGMENTS.get(segment)
                         if dots is None:
+                            if not path and url.scheme == "file" and _is_windows_drive_letter(segment):
+                                segment = segment[0] + ":"
                             path.append(segment)
                         elif dots == 2:
                             shorten_path(url)

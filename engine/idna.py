@@ -30,7 +30,9 @@ _VALID, _MAPPED, _DEVIATION, _IGNORED = b"V"[0], b"M"[0], b"D"[0], b"I"[0]
 
 # https://url.spec.whatwg.org/#forbidden-domain-code-point (engine.host holds the set; the
 # domain parser, which engine.host imports, searches with this pattern).
-_forbidden_domain = re.compile("[\x00-\x20#%/:<>?@\\[\\\\\\]^|\x7f]").search
+_FORBIDDEN_DOMAIN_CODE_POINT = "[\x00-\x20#%/:<>?@\\[\\\\\\]^|\x7f]"
+_forbidden_domain = re.compile(_FORBIDDEN_DOMAIN_CODE_POINT).search
+_empty_or_forbidden_domain = re.compile(r"\A\Z|" + _FORBIDDEN_DOMAIN_CODE_POINT).search
 
 
 class _Error(Exception):
@@ -316,6 +318,13 @@ def domain_to_ascii(domain: str, be_strict: bool = False, *, errors: list[str] |
     """
     if not isinstance(domain, str):
         raise TypeError(f"domain_to_ascii() takes str, not {type(domain).__name__}")
+    if (errors is None) & (not be_strict) & domain.isascii():
+        # The usual case, steps 5, 7 and 8 only: an ASCII domain, lowercased, not empty and
+        # without a forbidden domain code point.
+        result = domain.lower()
+        if _empty_or_forbidden_domain(result) is not None:
+            raise Failure("domain-to-ASCII", "empty domain" if not result else "forbidden domain code point")
+        return result
     domain = to_scalar_value_string(domain)
     is_ascii = domain.isascii()
     result = None

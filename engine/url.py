@@ -13,6 +13,7 @@ import re
 
 from .failure import Failure
 from .host import (
+    _ends_in_a_number,
     _NOT_URL_CODE_POINT_OR_PERCENT,
     _PERCENT_NOT_FOLLOWED_BY_HEX,
     Domain,
@@ -325,9 +326,6 @@ _fast = re.compile(
 ).fullmatch
 _OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
 _canonical_ipv4 = re.compile(f"(?:{_OCTET}\\.){{3}}{_OCTET}").fullmatch
-# https://url.spec.whatwg.org/#ends-in-a-number-checker, for a host of _DOMAIN code points: the
-# last label (a trailing empty one aside) is decimal digits, or "0x" and hex digits.
-_ends_in_a_number = re.compile(r"(?:\A|\.)(?:[0-9]+|0[xX][0-9A-Fa-f]*)\.?\Z").search
 _windows_drive_letter_start = re.compile(r"/[A-Za-z][:|](?:[/?#]|$)").match
 
 

@@ -116,3 +116,22 @@ def test_domain_to_unicode():
     assert engine.domain_to_ascii("xn--8i7caa") == "xn--8i7caa"
     with pytest.raises(engine.Failure):
         engine.domain_to_ascii("xn--8i7caa", True)
+
+
+def test_ends_in_a_number_search_is_the_checker():
+    """The host parser asks ends-in-a-number with one regex search: it answers as the
+    Standard's steps (engine.ends_in_a_number) on every string up to length 5 over an alphabet
+    of the code points that matter (digits, hex letters, x/X, ".", a non-hex letter, a
+    non-ASCII digit)."""
+    import itertools
+
+    from engine.host import _ends_in_a_number
+
+    alphabet = "09afxX.g\u0663"
+    checked = 0
+    for length in range(6):
+        for chars in itertools.product(alphabet, repeat=length):
+            s = "".join(chars)
+            assert (_ends_in_a_number(s) is not None) is engine.ends_in_a_number(s), s
+            checked += 1
+    assert checked == sum(len(alphabet) ** k for k in range(6))

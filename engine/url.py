@@ -524,7 +524,6 @@ def basic_url_parse_state_machine(
     # states take their code points at once, so atSignSeen, insideBrackets and passwordTokenSeen
     # need no variables.)
     buffer = ""
-    segment_end = slashes = None
     # 8. Let pointer be a pointer for input.
     pointer = 0
     n = len(input)
@@ -739,11 +738,16 @@ def basic_url_parse_state_machine(
     # worth tracing.)
     # (With state override, the query or fragment state runs after the loop, which is empty.)
     pointers = range(-1, (n + 1) * (state not in _LAST_STATES))
+    # url's scheme is set now (by the states above, or before a state override) and stays: what
+    # depends on it is looked up once. The end of a path segment: "/", "\\" for a special URL,
+    # "?" and "#" without state override, or EOF; those that end it as a slash.
+    special = url.scheme in SPECIAL_SCHEMES
+    segment_end = _SEGMENT_END[special, state_override is None]
+    slashes = _SEGMENT_SLASHES[special]
     while pointer in pointers:
         c = input[pointer : pointer + 1]  # "" is the EOF code point
         # (The states are tested most frequent first, as a fuzzing corpus visits them.)
         if state is PATH:
-            special = url.scheme in SPECIAL_SCHEMES
             if shortcut:
                 shortcut = False  # taken once per parse: the whole path is consumed
                 # Whole-path shortcut: up to the query or fragment, the path is its segments,
@@ -788,20 +792,17 @@ def basic_url_parse_state_machine(
             # The code points up to the segment's end (c: "/", "\\" for a special URL, "?" or
             # "#" without state override, or "" for EOF) are appended to buffer, each
             # UTF-8 percent-encoded with the path set.
-            if segment_end is None:  # (the scheme does not change once in the path)
-                segment_end = _SEGMENT_END[special, state_override is None]
-                slashes = _SEGMENT_SLASHES[special]
             m = segment_end(input, pointer)
             end = m.start()
             c = m.group()
-            if end > pointer:
-                run = input[pointer:end]
+            run = input[pointer:end]
+            if run:
                 if errors is not None:
                     _invalid_url_units(run, input, pointer, errors)
                 buffer += _utf8_percent_encode(run, PATH_PERCENT_ENCODE_SET, False)
             pointer = end
             slash = c in slashes
-            if errors is not None and c == "\\" and special:
+            if special and c == "\\" and errors is not None:
                 errors.append("invalid-reverse-solidus")
             dots = _DOT_SEGMENTS.get(buffer)  # 1: a single-dot segment, 2: a double-dot one
             if dots is None:
@@ -824,7 +825,6 @@ def basic_url_parse_state_machine(
             # any (all up to the authority's last "@"; the authority ends at EOF, "/", "?", "#",
             # or "\\" for a special URL), and the host, up to a ":" outside brackets or the
             # authority's end (insideBrackets is the match being inside "[...]").
-            special = url.scheme in SPECIAL_SCHEMES
             if state is AUTHORITY:
                 m = _AUTHORITY_THEN_HOST[special](input, pointer)
                 userinfo = m.group(1)
@@ -881,7 +881,7 @@ def basic_url_parse_state_machine(
             buffer = input[start:pointer]
             if (
                 c in _PATH_START_DELIMITERS
-                or (c == "\\" and url.scheme in SPECIAL_SCHEMES)
+                or (c == "\\" and special)
                 or state_override is not None
             ):
                 if buffer:
@@ -950,7 +950,7 @@ def basic_url_parse_state_machine(
             # it: the loop's step to the next code point, taken here.
             pointer += 1
             c = input[pointer : pointer + 1]
-            if url.scheme in SPECIAL_SCHEMES:
+            if special:
                 if c == "\\" and errors is not None:
                     errors.append("invalid-reverse-solidus")
                 state = PATH

@@ -20,6 +20,7 @@ from .host import (
     EmptyHost,
     Host,
     IPv4Address,
+    IPv6Address,
     OpaqueHost,
     parse_host,
     parse_ipv6,
@@ -289,8 +290,10 @@ def _printable_ascii_not_in(encode_set, *also: str) -> str:
     )) + "]"
 
 
-_USERINFO = (f"(?:({_printable_ascii_not_in(USERINFO_PERCENT_ENCODE_SET)}*+)"
-             f"(?::({_printable_ascii_not_in(USERINFO_PERCENT_ENCODE_SET)}*+))?@)?")
+# The userinfo with its "@", or "" (one group, always there). Neither its username nor its
+# password has a ":" (the userinfo set holds it), so the first ":" splits them.
+_USERINFO = (f"((?:{_printable_ascii_not_in(USERINFO_PERCENT_ENCODE_SET)}*+"
+             f"(?::{_printable_ascii_not_in(USERINFO_PERCENT_ENCODE_SET)}*+)?@)?)")
 _IPV6 = r"\[[0-9A-Fa-f:.]++\]"
 _DOMAIN = r"[A-Za-z0-9_.\-]"  # ASCII, no "%": the domain parser lowercases it, nothing else
 _OPAQUE_HOST = r"[^\x00-\x20#/:<>?@\[\\\]^|\x7f-\U0010ffff]"  # no forbidden host code point
@@ -309,11 +312,10 @@ def _fast_tail(special: bool, path_required: bool = False) -> str:
 _SCHEME = r"[A-Za-z][A-Za-z0-9+\-.]*+"
 _NOT_SPECIAL = "(?!(?i:https?|wss?|ftp|file):)"
 # One regular expression for the five forms, tried in one call (a URL of none of them costs one
-# failed match; possessive quantifiers keep a failure linear). Groups, by form: special (1-7):
-# username, password, host, port, path, query, fragment; file (8-11): host, path, query,
-# fragment; another scheme (12), then with a host (13-19): username, password, host, port, path,
-# query, fragment; or a path from "/" (20-22): path, query, fragment; or an opaque path (23-25):
-# the same.
+# failed match; possessive quantifiers keep a failure linear). Groups, by form: special (1-6):
+# userinfo, host, port, path, query, fragment; file (7-10): host, path, query, fragment;
+# another scheme (11), then with a host (12-17): userinfo, host, port, path, query, fragment;
+# or a path from "/" (18-20): path, query, fragment; or an opaque path (21-23): the same.
 _fast = re.compile(
     f"(?i:https?|wss?|ftp)://{_USERINFO}({_DOMAIN}++|{_IPV6}){_PORT}{_fast_tail(True)}"
     f"|(?i:file)://({_DOMAIN}*+|{_IPV6}){_fast_tail(True)}"
@@ -331,80 +333,125 @@ _windows_drive_letter_start = re.compile(r"/[A-Za-z][:|](?:[/?#]|$)").match
 
 def parse_fast_path(input: str) -> URLRecord | None:
     """The fast path of ``basic_url_parse`` (no base, no state override, UTF-8, no listener):
-    the URL record, or None where the input is not of the simple form it handles."""
-    m = _fast(input) if input.isascii() else None  # (isascii is O(1); non-ASCII never fits)
+    the URL record, or None where the input is not of the simple form it handles.
+
+    Each form is taken on its own branch, so that a parse tests little (a fuzzer's
+    instrumentation counts each branch taken)."""
+    if not input.isascii():  # (O(1); a non-ASCII input never fits)
+        return None
+    m = _fast(input)
     if m is None:
         return None
     g = m.groups()
-    username = password = port = None
-    if g[2] is not None:
-        username, password, host, port, path, query, fragment = g[0:7]
-        scheme = input[: input.index(":")].lower()
-        special = True
-    elif g[11] is None:
-        host, path, query, fragment = g[7:11]
-        scheme, special = "file", True
-    else:
-        scheme, special = g[11].lower(), False
-        if g[14] is not None:
-            username, password, host, port, path, query, fragment = g[12:19]
-        else:
-            path, query, fragment = g[19:22] if g[22] is None else g[22:25]
-            host = None
-    if host is None:
-        pass
-    elif not host:
-        if username is not None or port is not None or special and scheme != "file":
-            return None  # host-missing
-        host = EmptyHost("")
-    elif host[0] == "[":
-        try:
-            host = parse_ipv6(host[1:-1])
-        except Failure:
-            return None
-    elif not special:
-        host = OpaqueHost(host)
-    else:
-        host = host.lower()
-        if _ends_in_a_number(host):
-            if _canonical_ipv4(host) is None:
-                return None
-            a, b, c, d = map(int, host.split("."))
-            host = IPv4Address((a << 24) | (b << 16) | (c << 8) | d)
-        elif host == "localhost" and scheme == "file":
-            host = EmptyHost("")
-        else:
-            host = Domain(host)
-    if port:
-        port = int(port)
-        if port > 0xFFFF:
-            return None
-        if port == SPECIAL_SCHEMES.get(scheme):
-            port = None
-    else:
-        port = None
-    if path is None:
-        # The path start state: a special URL's path is one empty segment; the path of a URL
-        # with a host and no special scheme stays empty.
-        path = [""] if special else []
-    elif host is None and path[:1] != "/":
-        pass  # an opaque path
-    else:
-        if ("/." in path or "%" in path) and _has_dot_segment(path):
-            return None
-        if scheme == "file" and _windows_drive_letter_start(path):
-            return None
-        path = path[1:].split("/")
     url = _new_record(URLRecord)
-    url.scheme = scheme
-    url.username = username or ""
-    url.password = password or ""
-    url.host = host
-    url.port = port
-    url.path = path
-    url.query = query
-    url.fragment = fragment
+    if g[1] is not None:
+        # A special URL other than file: a host always, a domain, IPv4 or IPv6 address.
+        userinfo, host, port, path, url.query, url.fragment = g[0:6]
+        url.scheme = scheme = input[: input.index(":")].lower()
+        if "[" in host:
+            host = _fast_ipv6(host)
+        elif _ends_in_a_number(host) is not None:
+            host = _fast_ipv4(host)
+        else:
+            host = Domain(host.lower())
+        if host is None:
+            return None
+        url.host = host
+        if port:
+            port = int(port)
+            if port > 0xFFFF:
+                return None
+            url.port = None if port == SPECIAL_SCHEMES[scheme] else port
+        else:
+            url.port = None
+        # The path start state: a special URL's path is at least one empty segment.
+        if path is None:
+            url.path = [""]
+        elif ("/." in path or "%" in path) and _has_dot_segment(path):
+            return None
+        else:
+            url.path = path[1:].split("/")
+    elif g[10] is None:
+        # A file URL: no userinfo or port; the host may be empty, or localhost (empty too).
+        host, path, url.query, url.fragment = g[6:10]
+        url.scheme = "file"
+        userinfo = ""
+        url.port = None
+        if not host:
+            host = EmptyHost("")
+        elif "[" in host:
+            host = _fast_ipv6(host)
+        elif _ends_in_a_number(host) is not None:
+            host = _fast_ipv4(host)
+        else:
+            host = host.lower()
+            host = EmptyHost("") if host == "localhost" else Domain(host)
+        if host is None:
+            return None
+        url.host = host
+        if path is None:
+            url.path = [""]
+        elif ("/." in path or "%" in path) and _has_dot_segment(path) or _windows_drive_letter_start(path):
+            return None
+        else:
+            url.path = path[1:].split("/")
+    else:
+        url.scheme = g[10].lower()
+        if g[12] is not None:
+            # Another scheme, with a host: an opaque host, an IPv6 address, or empty (then with
+            # no userinfo or port: host-missing). A path only from a "/".
+            userinfo, host, port, path, url.query, url.fragment = g[11:17]
+            if not host:
+                if userinfo or port is not None:
+                    return None  # host-missing
+                host = EmptyHost("")
+            elif "[" in host:
+                host = _fast_ipv6(host)
+                if host is None:
+                    return None
+            else:
+                host = OpaqueHost(host)
+            url.host = host
+            url.port = int(port) if port else None
+            if url.port is not None and url.port > 0xFFFF:
+                return None
+            if path is None:
+                url.path = []
+            elif ("/." in path or "%" in path) and _has_dot_segment(path):
+                return None
+            else:
+                url.path = path[1:].split("/")
+        else:
+            userinfo = ""
+            url.host = url.port = None
+            if g[17] is not None:
+                # Another scheme, no host, a path from "/".
+                path, url.query, url.fragment = g[17:20]
+                if ("/." in path or "%" in path) and _has_dot_segment(path):
+                    return None
+                url.path = path[1:].split("/")
+            else:
+                # Another scheme, an opaque path.
+                url.path, url.query, url.fragment = g[20:23]
+    url.username, _, url.password = userinfo[:-1].partition(":")
     return url
+
+
+def _fast_ipv6(host: str) -> IPv6Address | None:
+    """The fast path's IPv6 address ("[...]"), or None where the IPv6 parser fails."""
+    try:
+        return parse_ipv6(host[1:-1])
+    except Failure:
+        return None
+
+
+def _fast_ipv4(host: str) -> IPv4Address | None:
+    """The fast path's IPv4 address: dotted decimal as it serializes, else None (the IPv4
+    parser's other forms, and its failures, are the state machine's)."""
+    if _canonical_ipv4(host) is None:
+        return None
+    a, b, c, d = map(int, host.split("."))
+    return IPv4Address((a << 24) | (b << 16) | (c << 8) | d)
 
 
 _new_record = object.__new__  # a URLRecord whose every field the fast path sets

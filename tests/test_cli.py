@@ -47,7 +47,7 @@ def test_unknown_target(command):
 @pytest.mark.parametrize("command", [
     ["fuzz", "url", "--time", "soon"], ["fuzz", "url", "--jobs", "0"], ["fuzz", "url", "--time", "-1"],
     ["replay", "--timeout", "0"], ["campaign", "--minutes", "x"],
-    ["campaign", "--minutes", "0"], ["bench-fuzz", "--seconds", "0"],
+    ["campaign", "--minutes", "0"], ["bench-fuzz", "--seconds", "0"], ["bench-fuzz", "--rounds", "0"],
     ["compare-rev", "HEAD", "--inputs", "-1"], ["compare-rev"],
 ])
 def test_bad_flag(command):

@@ -7,8 +7,11 @@ pywhatwgurl on a parse-and-reparse target (``fuzzers/peer_pywhatwgurl.py``) over
 seeds: the ratio column is target exec/s over peer exec/s. Issue 4's goals: at least 6,000 exec/s
 on ``url``, 15,000 on ``host`` and ``percent``, where the peer reaches "about 2,000": the verdict
 gives both, against the figure and as a multiple of the peer measured in the same run (3x, 7.5x,
-7.5x), which holds across the machine's faster and slower spells. A benchmark, not a test:
-figures depend on the machine and its load.
+7.5x), which holds across the machine's faster and slower spells. With ``--rounds N``, the
+peer and the targets run in turn N times (peer, targets, peer, targets, ...), each ratio against
+the peer of its own round, and the table gives the medians, with the range over the rounds: the
+machine's spells then weigh on the target and its peer alike. A benchmark, not a test: figures
+depend on the machine and its load.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import json
 import pathlib
 import re
+import statistics
 import shutil
 import subprocess
 import sys
@@ -102,6 +106,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--seconds", type=float, default=10.0, metavar="S",
                         help="libFuzzer time per target (default 10)")
     parser.add_argument("--no-peer", action="store_true", help="skip the pywhatwgurl peer")
+    parser.add_argument("--rounds", type=int, default=1, metavar="N",
+                        help="run the peer and the targets in turn N times; medians (default 1)")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     parser.add_argument("--events", action="store_true",
                         help="count traced events (basic blocks, comparisons) per corpus input "
@@ -123,36 +129,59 @@ def run(args) -> int:
             raise UsageError("--root goes with --events")
         return run_events(targets, pathlib.Path(args.root) if args.root else corpus_store.ROOT,
                           args.markdown)
-    results = {}
-    peer = None
-    if not args.no_peer:
-        print(f"peer: atheris + pywhatwgurl parse-and-reparse, {args.seconds:g} s ...", flush=True)
-        peer = bench_one(corpus_store.FUZZERS_DIR / f"{PEER}.py", corpus_store.seed_dir("url"),
-                         libfuzzer_flags("url"), args.seconds)
-    for t in targets:
-        print(f"{t}: {args.seconds:g} s ...", flush=True)
-        results[t] = bench_one(corpus_store.ROOT / corpus_store.TARGETS[t], corpus_store.seed_dir(t),
-                               libfuzzer_flags(t), args.seconds)
+    if not 1 <= args.rounds <= 20:
+        raise UsageError("--rounds must be between 1 and 20")
+    rounds = []  # per round: {"peer": result or None, "targets": {t: result}}
+    for k in range(args.rounds):
+        label = f" (round {k + 1} of {args.rounds})" if args.rounds > 1 else ""
+        peer = None
+        if not args.no_peer:
+            print(f"peer: atheris + pywhatwgurl parse-and-reparse, {args.seconds:g} s{label} ...",
+                  flush=True)
+            peer = bench_one(corpus_store.FUZZERS_DIR / f"{PEER}.py", corpus_store.seed_dir("url"),
+                             libfuzzer_flags("url"), args.seconds)
+        results = {}
+        for t in targets:
+            print(f"{t}: {args.seconds:g} s{label} ...", flush=True)
+            results[t] = bench_one(corpus_store.ROOT / corpus_store.TARGETS[t],
+                                   corpus_store.seed_dir(t), libfuzzer_flags(t), args.seconds)
+        rounds.append({"peer": peer, "targets": results})
+
+    def spread(values: list[float], fmt: str) -> str:
+        """The median, and the range when there are several rounds."""
+        mid = format(statistics.median(values), fmt)
+        if len(values) == 1:
+            return mid
+        return f"{mid} ({format(min(values), fmt)}–{format(max(values), fmt)})"
+
+    peers = [r["peer"]["exec_per_s"] for r in rounds if r["peer"]]
     rows = []
-    for t, r in results.items():
-        times = r["exec_per_s"] / peer["exec_per_s"] if peer and peer["exec_per_s"] else None
-        ratio = "—" if times is None else f"{times:.2f}x"
+    for t in targets:
+        rates = [r["targets"][t]["exec_per_s"] for r in rounds]
+        times = [r["targets"][t]["exec_per_s"] / r["peer"]["exec_per_s"]
+                 for r in rounds if r["peer"] and r["peer"]["exec_per_s"]]
+        execs = sum(r["targets"][t]["execs"] for r in rounds)
         goal = GOALS.get(t)
         verdict = ""
         if goal is not None:
-            verdict = "met" if r["exec_per_s"] >= goal else f"below {goal:,}"
-            if times is not None:
+            verdict = "met" if statistics.median(rates) >= goal else f"below {goal:,}"
+            if times:
                 asked = goal / PEER_AS_STATED
-                verdict += (f"; {'met' if times >= asked else 'below'} as a ratio "
-                            f"({asked:.1f}x the peer)")
-        note = " (stopped on a failure)" if r["crashed"] else ""
-        rows.append((t, f"{r['execs']:,}", f"{r['exec_per_s']:,.0f}", ratio, verdict + note))
-    if peer:
-        rows.append(("peer: pywhatwgurl", f"{peer['execs']:,}", f"{peer['exec_per_s']:,.0f}", "1.00x", ""))
+                verdict += (f"; {'met' if statistics.median(times) >= asked else 'below'} as a "
+                            f"ratio ({asked:.1f}x the peer)")
+        note = " (stopped on a failure)" if any(r["targets"][t]["crashed"] for r in rounds) else ""
+        rows.append((t, f"{execs:,}", spread(rates, ",.0f"),
+                     spread(times, ".2f") + "x" if times else "—", verdict + note))
+    if peers:
+        rows.append(("peer: pywhatwgurl", f"{sum(r['peer']['execs'] for r in rounds if r['peer']):,}",
+                     spread(peers, ",.0f"), "1.00x", ""))
     print_table(("target", "executions", "exec/s", "vs peer", "goal (issue 4)"), rows,
                 args.markdown, (-18, 11, 8, 8, -1))
     out = corpus_store.work_root() / "bench" / f"bench-fuzz-{time.strftime('%Y%m%d-%H%M%S')}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"seconds": args.seconds, "peer": peer, "targets": results}, indent=1))
+    out.write_text(json.dumps({"seconds": args.seconds, "rounds": rounds}, indent=1))
+    if args.rounds > 1:
+        print(f"(medians of {args.rounds} rounds, range in brackets; each ratio against its own "
+              f"round's peer)")
     print(f"(one core each, {args.seconds:g} s of libFuzzer time, seed corpus, -seed=1; saved {out})")
     return 0

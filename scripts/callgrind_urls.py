@@ -22,7 +22,8 @@ same corpus with ``--root``.
 
 Wall-clock ratios (``scripts/bench.py``, ``urlwb bench-fuzz``) move by ±10% or more between runs
 on a shared machine; these counts do not (string hashing is fixed), so they tell whether a change
-made the engine or a target faster or slower. Each count takes 20-60 s. Needs valgrind.
+made the engine or a target faster or slower. A count takes from half a minute (the URLs,
+``url``'s seeds) to many minutes (a large working corpus). Needs valgrind.
 """
 
 from __future__ import annotations

@@ -206,6 +206,8 @@ _AUTHORITY_THEN_HOST = {
     True: re.compile(r"(?:([^/?#\\]*)@)?" + _HOST_PART[True]).match,
     False: re.compile(r"(?:([^/?#]*)@)?" + _HOST_PART[False]).match,
 }
+# "?" starts the query state, "#" the fragment state. (Each sets url's query or fragment to ""
+# first, in the Standard; here those states, after the loop, set it.)
 _QUERY_OR_FRAGMENT = {"?": QUERY, "#": FRAGMENT}
 _QUERY_SETS = {True: SPECIAL_QUERY_PERCENT_ENCODE_SET, False: QUERY_PERCENT_ENCODE_SET}
 _SINGLE_DOT = frozenset((".", "%2e", "%2E"))
@@ -688,13 +690,8 @@ def basic_url_parse_state_machine(
                 url.host, url.port = base.host, base.port
                 url.path = list(base.path)
                 url.query = base.query
-                if c == "?":
-                    url.query = ""
-                    state = QUERY
-                    pointer += 1
-                elif c == "#":
-                    url.fragment = ""
-                    state = FRAGMENT
+                if c in _QUERY_OR_FRAGMENT:  # the query or fragment state, after the loop
+                    state = _QUERY_OR_FRAGMENT[c]
                     pointer += 1
                 elif c:
                     url.query = None
@@ -740,13 +737,8 @@ def basic_url_parse_state_machine(
                 url.host = base.host
                 url.path = list(base.path)
                 url.query = base.query
-                if c == "?":
-                    url.query = ""
-                    state = QUERY
-                    pointer += 1
-                elif c == "#":
-                    url.fragment = ""
-                    state = FRAGMENT
+                if c in _QUERY_OR_FRAGMENT:  # the query or fragment state, after the loop
+                    state = _QUERY_OR_FRAGMENT[c]
                     pointer += 1
                 elif c:
                     url.query = None
@@ -958,15 +950,9 @@ def basic_url_parse_state_machine(
                 if m and encoded[-1] == " ":
                     encoded = encoded[:-1] + "%20"
                 url.path += encoded
-            if m is None:
-                break
-            if input[end] == "?":
-                url.query = ""
-                state = QUERY
-            else:
-                url.fragment = ""
-                state = FRAGMENT
-            pointer = end + 1
+            if m is not None:  # "?" or "#": the query or fragment state, after the loop
+                state = _QUERY_OR_FRAGMENT[m.group()]
+                pointer = end + 1
             break
         elif state is FILE_HOST:
             start = pointer
@@ -1003,14 +989,8 @@ def basic_url_parse_state_machine(
                 state = PATH
                 if c not in _SLASH_OR_BACKSLASH:
                     pointer -= 1
-            elif state_override is None and c == "?":
-                url.query = ""
-                state = QUERY
-                pointer += 1
-                break
-            elif state_override is None and c == "#":
-                url.fragment = ""
-                state = FRAGMENT
+            elif state_override is None and c in _QUERY_OR_FRAGMENT:
+                state = _QUERY_OR_FRAGMENT[c]  # the query or fragment state, after the loop
                 pointer += 1
                 break
             elif c:

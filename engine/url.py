@@ -518,17 +518,9 @@ def basic_url_parse_state_machine(
         state = SCHEME_START
         legacy = None
         shortcut = errors is None
-        # 1. Strip leading and trailing C0 control or space; 2./3. remove all ASCII tab or
-        # newline; either is an invalid-URL-unit validation error. (One search for both.)
-        if _strip_or_remove(input) is not None:
-            stripped = input.strip(_C0_OR_SPACE)
-            if errors is not None and len(stripped) != len(input):
-                errors.append("invalid-URL-unit")
-            input = stripped
-            if _tab_or_newline(input) is not None:
-                if errors is not None:
-                    errors.append("invalid-URL-unit")
-                input = input.translate(_TAB_OR_NEWLINE)
+        # Steps 1 to 3 below, only if one search finds something for them to do.
+        strip = True
+        clean = _strip_or_remove(input) is not None
     else:
         if not isinstance(input, str):
             raise TypeError(f"basic_url_parse() takes str, not {type(input).__name__}")
@@ -539,18 +531,10 @@ def basic_url_parse_state_machine(
                 raise TypeError(f"unknown state override: {state_override!r}") from None
         if state_override is not None and state_override not in OVERRIDE_STATES:
             raise TypeError(f"state override {state_override.name!r}: not one the URL setters give")
-        # 1. If url is not given: a new URL; strip leading and trailing C0 control or space.
-        if url is None:
+        strip = url is None
+        if strip:
             url = URLRecord()
-            stripped = input.strip(_C0_OR_SPACE)
-            if errors is not None and len(stripped) != len(input):
-                errors.append("invalid-URL-unit")
-            input = stripped
-        # 2./3. Remove all ASCII tab or newline (invalid-URL-unit if any).
-        if _tab_or_newline(input) is not None:
-            if errors is not None:
-                errors.append("invalid-URL-unit")
-            input = input.translate(_TAB_OR_NEWLINE)
+        clean = strip or _tab_or_newline(input) is not None
         # 4. Let state be state override if given, or scheme start state otherwise.
         state = SCHEME_START if state_override is None else state_override
         # 5. Set encoding to the result of getting an output encoding from encoding. (legacy:
@@ -565,6 +549,19 @@ def basic_url_parse_state_machine(
         # The whole-path shortcut of the path state (below) is for parses nobody listens to,
         # without state override.
         shortcut = (state_override is None) & (errors is None)
+    if clean:
+        # 1. If url was not given: strip leading and trailing C0 control or space.
+        if strip:
+            stripped = input.strip(_C0_OR_SPACE)
+            if errors is not None and len(stripped) != len(input):
+                errors.append("invalid-URL-unit")
+            input = stripped
+        # 2./3. Remove all ASCII tab or newline; either step finding something is an
+        # invalid-URL-unit validation error.
+        if _tab_or_newline(input) is not None:
+            if errors is not None:
+                errors.append("invalid-URL-unit")
+            input = input.translate(_TAB_OR_NEWLINE)
     if not isinstance(base, _URL_RECORD_OR_NONE):
         raise TypeError("basic_url_parse() takes a URLRecord as base")
     if not input.isascii():

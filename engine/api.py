@@ -24,8 +24,6 @@ from .url import (
     SCHEME_START,
     URLRecord,
     basic_url_parse,
-    basic_url_parse_state_machine,
-    parse_fast_path,
     serialize_origin,
     serialize_path,
     serialize_url,
@@ -66,10 +64,7 @@ def api_url_parse(url: str, base: str | None = None) -> URLRecord:
             if len(_base_cache) >= 256:
                 _base_cache.clear()
             _base_cache[base] = parsed_base
-        return basic_url_parse_state_machine(_usv(url, "url"), parsed_base)
-    # Without a base, the basic URL parser's fast path first (as basic_url_parse would).
-    url = _usv(url, "url")
-    return parse_fast_path(url) or basic_url_parse_state_machine(url)
+    return basic_url_parse(_usv(url, "url"), parsed_base)
 
 
 class URL:

@@ -184,7 +184,6 @@ _SLASH_OR_BACKSLASH = frozenset("/\\")
 # a special URL, U+005C (\).
 _PATH_START_DELIMITERS = frozenset(("", "/", "?", "#"))
 _digits_end = re.compile("[0-9]*").match
-_file_host_end = re.compile(r"[/\\?#]|\Z").search
 _SCHEME_STATES = frozenset((SCHEME_START, SCHEME))
 # A scheme followed by ":", from the scheme start state (an ASCII alpha first) or the scheme
 # state.
@@ -225,7 +224,6 @@ _SEGMENT_END = {
 _SEGMENT_SLASHES = {True: frozenset("/\\"), False: frozenset("/")}
 # https://url.spec.whatwg.org/#single-dot-path-segment (1), #double-dot-path-segment (2)
 _DOT_SEGMENTS = dict.fromkeys(_SINGLE_DOT, 1) | dict.fromkeys(_DOUBLE_DOT, 2)
-_opaque_path_end = re.compile(r"[?#]").search
 # The end of a path: "?", "#", or the end of input (an empty match).
 _path_end = re.compile(r"[?#]|\Z").search
 
@@ -369,7 +367,7 @@ def parse_fast_path(input: str) -> URLRecord | None:
         # The path start state: a special URL's path is at least one empty segment.
         if path is None:
             url.path = [""]
-        elif ("/." in path or "%" in path) and _has_dot_segment(path):
+        elif _dot_segment(path) is not None:
             return None
         else:
             url.path = path[1:].split("/")
@@ -393,7 +391,7 @@ def parse_fast_path(input: str) -> URLRecord | None:
         url.host = host
         if path is None:
             url.path = [""]
-        elif ("/." in path or "%" in path) and _has_dot_segment(path) or _windows_drive_letter_start(path):
+        elif _dot_segment(path) is not None or _windows_drive_letter_start(path):
             return None
         else:
             url.path = path[1:].split("/")
@@ -419,7 +417,7 @@ def parse_fast_path(input: str) -> URLRecord | None:
                 return None
             if path is None:
                 url.path = []
-            elif ("/." in path or "%" in path) and _has_dot_segment(path):
+            elif _dot_segment(path) is not None:
                 return None
             else:
                 url.path = path[1:].split("/")
@@ -429,7 +427,7 @@ def parse_fast_path(input: str) -> URLRecord | None:
             if g[17] is not None:
                 # Another scheme, no host, a path from "/".
                 path, url.query, url.fragment = g[17:20]
-                if ("/." in path or "%" in path) and _has_dot_segment(path):
+                if _dot_segment(path) is not None:
                     return None
                 url.path = path[1:].split("/")
             else:
@@ -459,8 +457,9 @@ def _fast_ipv4(host: str) -> IPv4Address | None:
 _new_record = object.__new__  # a URLRecord whose every field the fast path sets
 
 
-def _has_dot_segment(path: str) -> bool:
-    return not _DOT_SEGMENTS.keys().isdisjoint(path.split("/"))
+# A single- or double-dot segment (_DOT_SEGMENTS) in a path of the fast path (which starts with
+# "/" and holds no "?" or "#").
+_dot_segment = re.compile(r"/(?:\.|%2[eE]){1,2}(?=/|\Z)").search
 
 
 def basic_url_parse(
@@ -938,24 +937,25 @@ def basic_url_parse_state_machine(
             else:
                 raise _fail(errors, "port-invalid")
         elif state is OPAQUE_PATH:
-            m = _opaque_path_end(input, pointer)
-            end = m.start() if m else n
+            m = _path_end(input, pointer)
+            end = m.start()
+            c = m.group()
             run = input[pointer:end]
             if run:
                 if errors is not None:
                     _invalid_url_units(run, input, pointer, errors)
                 encoded = _utf8_percent_encode(run, C0_CONTROL_PERCENT_ENCODE_SET, False)
                 # A U+0020 SPACE followed by ? or # is appended as "%20".
-                if m and encoded[-1] == " ":
+                if c and encoded[-1] == " ":
                     encoded = encoded[:-1] + "%20"
                 url.path += encoded
-            if m is not None:  # "?" or "#": the query or fragment state, after the loop
-                state = _QUERY_OR_FRAGMENT[m.group()]
+            if c:  # "?" or "#": the query or fragment state, after the loop
+                state = _QUERY_OR_FRAGMENT[c]
                 pointer = end + 1
             break
         elif state is FILE_HOST:
             start = pointer
-            pointer = _file_host_end(input, pointer).start()
+            pointer = _SEGMENT_END[True, True](input, pointer).start()  # (the same delimiters)
             buffer = input[start:pointer]
             pointer -= 1
             if state_override is None and _is_windows_drive_letter(buffer):
@@ -1057,24 +1057,17 @@ def serialize_url(url: URLRecord, exclude_fragment: bool = False) -> str:
     """https://url.spec.whatwg.org/#concept-url-serializer"""
     host = url.host
     path = url.path
-    if host is None:
-        output = url.scheme + ":"
-        if path.__class__ is str:
-            output += path
-        elif len(path) > 1 and path[0] == "":
-            output += "/./" + "/".join(path)
-        elif path:
-            output += "/" + "/".join(path)
-    else:
-        output = url.scheme + "://"
+    output = url.scheme + ":"
+    if host is not None:
+        output += "//"
         if url.username or url.password:
             output += url.username + (":" + url.password if url.password else "") + "@"
-        output += serialize_host(host) if url.port is None else serialize_host(host) + ":" + str(url.port)
-        # (The path serialized, as in serialize_path.)
-        if path.__class__ is str:
-            output += path
-        elif path:
-            output += "/" + "/".join(path)
+        output += serialize_host(host)
+        if url.port is not None:
+            output += ":" + str(url.port)
+    elif path.__class__ is list and len(path) > 1 and path[0] == "":
+        output += "/."
+    output += path if path.__class__ is str else "/" + "/".join(path) if path else ""  # (serialize_path)
     if url.query is not None:
         output += "?" + url.query
     if url.fragment is not None and not exclude_fragment:

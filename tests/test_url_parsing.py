@@ -47,3 +47,18 @@ def test_state_overrides_are_the_setters_states():
             engine.basic_url_parse("x", url=engine.basic_url_parse("http://h/"), state_override=name)
     with pytest.raises(TypeError, match="unknown state override"):
         engine.basic_url_parse("x", url=url, state_override="no such state")
+
+
+def test_fast_path_dot_segment_search_is_the_sets():
+    """The fast path finds a dot segment with one search: it answers as splitting the path and
+    looking each segment up in the Standard's single- and double-dot sets, on every path of up to
+    six pieces of "/", ".", "%2e", "%2E", "a", "%"."""
+    import itertools
+
+    from engine.url import _DOT_SEGMENTS, _dot_segment
+
+    for k in range(1, 7):
+        for pieces in itertools.product(["/", ".", "%2e", "%2E", "a", "%"], repeat=k):
+            path = "/" + "".join(pieces)
+            by_sets = not _DOT_SEGMENTS.keys().isdisjoint(path.split("/"))
+            assert (_dot_segment(path) is not None) is by_sets, path

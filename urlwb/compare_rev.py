@@ -107,12 +107,11 @@ SETTERS = ("href", "protocol", "username", "password", "host", "hostname", "port
            "search", "hash")
 
 
-def setter_values() -> list[str]:
-    """Values to give the setters: WPT's setter tests' values, then hosts and URL inputs."""
+def setter_values(hosts: list[str], urls: list[str]) -> list[str]:
+    """Values to give the setters: WPT's setter tests' values, then some hosts and URL inputs."""
     values = [c["new_value"] for tests in generate.load_wpt("setters_tests.json").values()
               if isinstance(tests, list) for c in tests if isinstance(c, dict) and "new_value" in c]
-    values += wpt_hosts()[:300] + [u for u, _ in generate.wpt_cases()][:300]
-    return list(dict.fromkeys(values))
+    return list(dict.fromkeys(values + hosts[:300] + urls[:300]))
 
 
 def answers(engine: ModuleType, kind: str, text: str, base: str | None = None,
@@ -166,8 +165,9 @@ def compare(old: ModuleType, new: ModuleType, *, inputs: int, seed: int,
     hosts = wpt_hosts()
     rng = random.Random(seed)
     url_count = sum(rng.random() < 0.6 for _ in range(inputs))
-    values = setter_values()
-    cases = [("url", u, b) for u, b in generate.wpt_cases()]
+    wpt = generate.wpt_cases()
+    values = setter_values(hosts, [u for u, _ in wpt])
+    cases = [("url", u, b) for u, b in wpt]
     cases += [("url", u, b) for u, b in generate.generate(url_count, seed)]
     cases += [("host", h, None) for h in hosts]
     cases += [("host", mutate_host(rng, hosts), None) for _ in range(inputs - url_count)]

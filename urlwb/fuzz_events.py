@@ -30,6 +30,11 @@ def instrumented_modules(target_file: pathlib.Path) -> tuple[list[str], list[str
 
 
 def main(argv: list[str]) -> int:
+    """``[--passes N] ROOT TARGET [CORPUS ...]``: with ``--passes``, atheris's own hooks stay and
+    the inputs run N times, for ``scripts/callgrind_urls.py --target`` to count instructions."""
+    passes = None
+    if argv[:1] == ["--passes"]:
+        passes, argv = int(argv[1]), argv[2:]
     root, target, *corpora = argv
     root_path = pathlib.Path(root).resolve()
     target_file = root_path / "fuzzers" / f"fuzz_{target}.py"
@@ -50,7 +55,8 @@ def main(argv: list[str]) -> int:
         counts["comparisons"] += 1
         return real_cmp(left, right, op, idx, is_const)
 
-    atheris._trace_branch, atheris._trace_cmp = trace_branch, trace_cmp
+    if passes is None:
+        atheris._trace_branch, atheris._trace_cmp = trace_branch, trace_cmp
     spec = importlib.util.spec_from_file_location(f"fuzz_{target}", target_file)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -58,11 +64,15 @@ def main(argv: list[str]) -> int:
               if f.is_file() and not f.name.endswith(".json")]
     import engine as loaded
 
-    for data in inputs:
-        try:
-            module.check(data)
-        except (loaded.Failure, AssertionError):  # a finding is counted like any other input
-            pass
+    for _ in range(passes or 1):
+        for data in inputs:
+            try:
+                module.check(data)
+            except (loaded.Failure, AssertionError):  # a finding is counted like any other input
+                pass
+    if passes is not None:
+        print(len(inputs))
+        return 0
     n = max(1, len(inputs))
     print(json.dumps({"target": target, "inputs": len(inputs),
                       "branches_per_input": counts["branches"] / n,

@@ -166,6 +166,12 @@ class Entry:
     def skip(self) -> str | None:
         return self.spec.skip if self.spec is not None else None
 
+    @property
+    def in_process(self) -> bool:
+        """Whether it runs in the workbench's own process (a module's oracle or a ``py:``
+        callable), cheap enough to ask once per fuzz execution."""
+        return self.spec is None or self.spec.callable is not None
+
 
 def _builtin(name: str, module: str, factory: str, family: str, language: str) -> Entry:
     return Entry(name, family, language, f"urlwb.oracles.{module}", factory)
@@ -189,10 +195,12 @@ REGISTRY: dict[str, Entry] = {e.name: e for e in [
 HOST_SPECS: dict[str, manifests.Spec] = {}
 #: one line per manifest that could not be read
 MANIFEST_ERRORS: list[str] = []
+#: every manifest folder (``urlwb/oracles/<folder>/``), read or not
+FOLDERS: list[manifests.Folder] = manifests.discover()
 
 
 def _register_manifests() -> None:
-    for folder in manifests.discover():
+    for folder in FOLDERS:
         if folder.error:
             MANIFEST_ERRORS.append(folder.error)
         for spec in folder.specs:

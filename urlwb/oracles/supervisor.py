@@ -143,17 +143,7 @@ class _Child:
                 line = self.requests.get()
                 if line is None:
                     break
-                lines = [line]
-                while len(lines) < 512:  # whatever is waiting goes out in one write
-                    try:
-                        more = self.requests.get_nowait()
-                    except queue.Empty:
-                        break
-                    if more is None:
-                        self.requests.put(None)
-                        break
-                    lines.append(more)
-                out.write(b"".join(lines))
+                out.write(line)
         except (OSError, ValueError):  # the child is gone: its reader reports that
             pass
         finally:
@@ -163,18 +153,27 @@ class _Child:
                 pass
 
     def _read(self):
-        stdout = self.proc.stdout
+        """Whatever the child wrote, cut into lines: one event per read, not per line (each event
+        wakes the asking thread, and each wake-up costs a turn of the GIL)."""
+        fd = self.proc.stdout.fileno()
+        buf = b""
         try:
             while True:
-                line = stdout.readline(MAX_LINE)
-                if not line:
+                chunk = os.read(fd, 1 << 20)
+                if not chunk:
                     break
-                if not line.endswith(b"\n") and len(line) >= MAX_LINE:
-                    self.inbox.put((self, "bad", None, f"a line longer than {MAX_LINE} bytes"))
-                    break
-                self.inbox.put((self, "line", line, None))
+                buf += chunk
+                if b"\n" not in chunk:
+                    if len(buf) > MAX_LINE:
+                        self.inbox.put((self, "bad", None, f"a line longer than {MAX_LINE} bytes"))
+                        return
+                    continue
+                *lines, buf = buf.split(b"\n")
+                self.inbox.put((self, "lines", lines, None))
         except (OSError, ValueError):
             pass
+        if buf:
+            self.inbox.put((self, "lines", [buf], None))
         self.inbox.put((self, "eof", None, None))
 
     def _drain(self):
@@ -233,10 +232,10 @@ class _Child:
 
 
 class _Pending:
-    __slots__ = ("index", "line", "sent")
+    __slots__ = ("index", "sent")
 
-    def __init__(self, index: int, line: bytes, sent: float):
-        self.index, self.line, self.sent = index, line, sent
+    def __init__(self, index: int, sent: float):
+        self.index, self.sent = index, sent
 
 
 _UNSET = object()
@@ -277,7 +276,7 @@ class Supervised:
         deadline = time.monotonic() + self.spec.start_deadline
         while True:
             try:
-                who, what, line, why = self.inbox.get(timeout=max(0.0, deadline - time.monotonic()))
+                who, what, lines, why = self.inbox.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 self._stop()
                 raise Unavailable(f"no hello line within {self.spec.start_deadline:g} s "
@@ -291,6 +290,10 @@ class Supervised:
             if what == "bad":
                 self._stop()
                 raise Unavailable(f"first line: {why}")
+            line = lines[0]
+            if len(lines) > 1:
+                self.incidents.append(f"{len(lines) - 1} lines after the hello line before any request "
+                                      f"(ignored): {_show(lines[1])}")
             try:
                 self.hello = protocol.check_hello(json.loads(line))
             except (ValueError, RecursionError, protocol.SchemaError) as exc:
@@ -372,6 +375,28 @@ class Supervised:
                 (suspects if pinning["alone"] else todo).appendleft(p.index)
             inflight.clear()
 
+        def take(line: bytes) -> None:
+            """One line of the child: an answer to a request in flight, or a bad line."""
+            obj = None
+            try:
+                obj = protocol.decode_line(line)
+                rid = obj["id"]
+                if rid not in inflight:
+                    raise protocol.SchemaError(("a repeated answer for id " if rid in self._answered
+                                                else "an answer for an unknown id ") + str(rid))
+                value = convert(obj)
+            except protocol.SchemaError as exc:
+                bad(obj.get("id") if obj else None, f"{exc}: {_show(line)}")
+                return
+            p = inflight.pop(rid)
+            self._answered[rid] = p.index
+            settle(p.index, value)
+
+        def bad(rid, reason: str) -> None:
+            self._blame(rid, reason, inflight, results, settle, finding)
+            requeue_inflight()
+            self._restart(f"a bad line ({reason})")
+
         while todo or inflight or suspects:
             if self.given_up:
                 for i in [*todo, *(p.index for p in inflight.values()), *suspects]:
@@ -380,19 +405,20 @@ class Supervised:
             now = time.monotonic()
             if suspects or pinning["alone"]:
                 if not inflight and suspects:
-                    self._send(suspects.popleft(), payloads, inflight, now)
+                    self._send([suspects.popleft()], payloads, inflight, now)
                     pinning["alone"] = True
                 elif not inflight:
                     end_pinning()
                     continue
-            else:
-                while todo and len(inflight) < self.spec.window:
-                    self._send(todo.popleft(), payloads, inflight, now)
+            elif todo and len(inflight) <= self.spec.window // 2:
+                # Refill by half windows: requests go out in batches, answers come back in batches.
+                n = min(len(todo), self.spec.window - len(inflight))
+                self._send([todo.popleft() for _ in range(n)], payloads, inflight, now)
             first = next(iter(inflight))
             if first != oldest_key:
                 oldest_key, oldest_clock = first, now
             try:
-                who, what, line, why = self.inbox.get(
+                who, what, lines, why = self.inbox.get(
                     timeout=max(0.0, oldest_clock + self.spec.deadline - time.monotonic()))
             except queue.Empty:
                 p = inflight.pop(first)
@@ -404,51 +430,41 @@ class Supervised:
                 continue
             if who is not self.child:
                 continue  # from a child already replaced
-            if what == "eof":
+            if what == "lines":
+                for line in lines:
+                    if who is not self.child:
+                        break  # a bad line restarted it: the rest came from the old child
+                    take(line)
+            elif what == "bad":
+                bad(None, why)
+            elif pinning["alone"] and inflight:  # end of output, one request in flight: the culprit
                 words = self.child.last_words()
-                if pinning["alone"] and inflight:
-                    p = inflight.popitem()[1]
-                    settle(p.index, crash_record(f"crashed: {words}"))
-                    finding(p.index, "oracle-crashed", words)
-                    pinning["found"] += 1
-                    self._restart(f"died on {_show_input(payloads[p.index][0])}: {words}")
-                elif inflight:
-                    suspects.extend(p.index for p in inflight.values())
-                    pinning.update(alone=True, of=len(inflight), found=0)
-                    inflight.clear()
-                    self._restart(f"died with {len(suspects)} requests in flight ({words}); "
-                                  "sending them again one at a time")
-                else:
-                    self._restart(f"died with nothing in flight: {words}")
-                continue
-            obj = None
-            try:
-                if what == "bad":
-                    raise protocol.SchemaError(why)
-                obj = protocol.decode_line(line)
-                rid = obj["id"]
-                if rid not in inflight:
-                    raise protocol.SchemaError(("a repeated answer for id " if rid in self._answered
-                                                else "an answer for an unknown id ") + str(rid))
-                value = convert(obj)
-            except protocol.SchemaError as exc:
-                reason = f"{exc}: {_show(line)}" if line is not None else str(exc)
-                self._blame(obj.get("id") if obj else None, reason, inflight, results, settle, finding)
-                requeue_inflight()
-                self._restart(f"a bad line ({reason})")
-                continue
-            p = inflight.pop(rid)
-            self._answered[rid] = p.index
-            settle(p.index, value)
+                p = inflight.popitem()[1]
+                settle(p.index, crash_record(f"crashed: {words}"))
+                finding(p.index, "oracle-crashed", words)
+                pinning["found"] += 1
+                self._restart(f"died on {_show_input(payloads[p.index][0])}: {words}")
+            elif inflight:
+                words = self.child.last_words()
+                suspects.extend(p.index for p in inflight.values())
+                pinning.update(alone=True, of=len(inflight), found=0)
+                inflight.clear()
+                self._restart(f"died with {len(suspects)} requests in flight ({words}); "
+                              "sending them again one at a time")
+            else:
+                self._restart(f"died with nothing in flight: {self.child.last_words()}")
         end_pinning()
         return results
 
-    def _send(self, index: int, payloads, inflight, now: float) -> None:
-        rid = self._next_id
-        self._next_id += 1
-        line = payloads[index][1](rid)
-        inflight[rid] = _Pending(index, line, now)
-        self.child.send(line)
+    def _send(self, indices: list[int], payloads, inflight, now: float) -> None:
+        """Requests for ``indices``, in one write."""
+        lines = []
+        for index in indices:
+            rid = self._next_id
+            self._next_id += 1
+            lines.append(payloads[index][1](rid))
+            inflight[rid] = _Pending(index, now)
+        self.child.send(b"".join(lines))
 
     def _blame(self, rid, reason, inflight, results, settle, finding) -> None:
         """A bad line: the request it claims (in flight, or answered already: a repeated answer)

@@ -10,6 +10,7 @@ Every check of an answer's schema lives here, so that the supervisor, the ``py:`
 from __future__ import annotations
 
 import importlib
+import ipaddress
 import json
 
 from urlwb.oracles import (FAILURE, NOT_APPLICABLE, Oracle, Record, Unavailable, crash_record,
@@ -150,21 +151,24 @@ def host_answer(obj: dict) -> HostAnswer | None:
     return HostAnswer(False, _string(obj, "value"))
 
 
-def lint_url_answer(obj: dict) -> list[str]:
-    """What ``urlwb oracle check`` flags beyond the schema (legal, but probably a mistake)."""
+def lint_url_answer(obj: dict) -> list[tuple[str, str]]:
+    """What ``urlwb oracle check`` flags beyond the schema, as (kind, message): legal, but
+    probably a mistake of the adapter."""
     out = []
     if "api" in obj or not any(k in obj for k in COMPONENTS):
         return out
-    if isinstance(obj.get("port"), str) and obj["port"].isdigit():
-        out.append(f"port {obj['port']!r} is a numeric string: send an integer")
+    port = obj.get("port")
+    if isinstance(port, str) and port.isascii() and port.isdigit() and int(port) < 2 ** 53:
+        out.append(("numeric port string", f"port {port!r} is a numeric string: send an integer"))
     host = obj.get("host")
-    if isinstance(host, str) and host.count(":") >= 2 and not host.startswith("["):
-        out.append(f"host {host!r} looks like an IPv6 address without its brackets")
+    if isinstance(host, str) and ":" in host and "[" not in host:
+        try:
+            ipaddress.IPv6Address(host.split("%")[0])
+            out.append(("IPv6 host without brackets", f"host {host!r} is an IPv6 address without its brackets"))
+        except ValueError:
+            pass
     if isinstance(obj.get("scheme"), str) and obj["scheme"].endswith(":"):
-        out.append("scheme ends with ':' (send it without)")
-    for key, mark in (("query", "?"), ("fragment", "#")):
-        if isinstance(obj.get(key), str) and obj[key].startswith(mark):
-            out.append(f"{key} starts with {mark!r} (send it without)")
+        out.append(("scheme with ':'", f"scheme {obj['scheme']!r} ends with ':' (send it without)"))
     return out
 
 

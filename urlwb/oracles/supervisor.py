@@ -259,8 +259,9 @@ class Supervised:
         self.counts: Counter = Counter()
         #: one line per thing that went wrong: restarts, bad lines, what no input could be blamed for
         self.incidents: list[str] = []
-        #: (kind, input, reason) for each request that got a crash or hang record
-        self.findings: list[tuple[str, str, str]] = []
+        #: (class, what, input, reason) for each request that got a crash or hang record: class
+        #: "oracle-crashed" or "oracle-hung", what "died", "bad answer" or "hung"
+        self.findings: list[tuple[str, str, str, str]] = []
         self._next_id = 0
         self._answered: dict[int, int] = {}  # id -> index, for repeated answers
         self._start()
@@ -361,8 +362,9 @@ class Supervised:
             results[index] = value
             self.counts[_count(value)] += 1
 
-        def finding(index: int, kind: str, reason: str) -> None:
-            self.findings.append((kind, payloads[index][0], reason))
+        def finding(index: int, what: str, reason: str) -> None:
+            cls = "oracle-hung" if what == "hung" else "oracle-crashed"
+            self.findings.append((cls, what, payloads[index][0], reason))
 
         def end_pinning() -> None:
             if pinning["alone"] and not pinning["found"] and not self.given_up:
@@ -424,7 +426,7 @@ class Supervised:
                 p = inflight.pop(first)
                 reason = f"no answer within {self.spec.deadline:g} s"
                 settle(p.index, hang_record(f"hung: {reason}"))
-                finding(p.index, "oracle-hung", reason)
+                finding(p.index, "hung", reason)
                 requeue_inflight()
                 self._restart(f"hung on {_show_input(payloads[p.index][0])}")
                 continue
@@ -441,7 +443,7 @@ class Supervised:
                 words = self.child.last_words()
                 p = inflight.popitem()[1]
                 settle(p.index, crash_record(f"crashed: {words}"))
-                finding(p.index, "oracle-crashed", words)
+                finding(p.index, "died", words)
                 pinning["found"] += 1
                 self._restart(f"died on {_show_input(payloads[p.index][0])}: {words}")
             elif inflight:
@@ -480,7 +482,7 @@ class Supervised:
             self.incidents.append(f"a bad line with nothing in flight: {reason}")
             return
         settle(index, crash_record(f"bad answer: {reason}"))
-        finding(index, "oracle-crashed", reason)
+        finding(index, "bad answer", reason)
 
 
 def _count(value) -> str:

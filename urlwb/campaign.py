@@ -162,6 +162,12 @@ def run(args) -> int:
     if args.minimize_seconds <= 0:
         raise UsageError("--minimize-seconds must be positive")
     targets = corpus_store.resolve_targets(args.targets)
+    if not args.no_diff:
+        from urlwb import oracles
+        try:  # the user's own oracles, for the differential round: misconfigured is exit 2, now
+            oracles.configure(config=True)
+        except oracles.manifests.ManifestError as exc:
+            raise UsageError(str(exc)) from None
     t_start = time.monotonic()
     stamp = time.strftime("%Y%m%d-%H%M%S")
     out_dir = args.out / f"campaign-{stamp}"

@@ -759,23 +759,48 @@ def write_report(res: DiffResult, out: pathlib.Path, title: str = "Differential 
 
 
 def campaign_round(out_dir: pathlib.Path, seconds: float) -> dict:
-    """The campaign's differential round: every WPT input, then generated inputs as many as
-    ``seconds`` allow (cost estimated from the WPT pass, at most 10,000), across every available
-    parser. Returns {"markdown", "html", "summary"} and writes them into ``out_dir/diff/``."""
+    """The campaign's differential round: every WPT input, the ``differential`` fuzz target's
+    corpus (seed, regress, and the working corpus the round grew: what coverage-guided fuzzing
+    found reaches the oracles outside the process here, in batches), then generated inputs as many
+    as ``seconds`` allow (cost estimated from the WPT pass, at most 10,000), across every
+    available parser, the user's own included. Returns {"markdown", "html", "summary"} and writes
+    them into ``out_dir/diff/``."""
     from urlwb import generate
     t0 = time.perf_counter()
     wpt = [(i, b, "wpt") for i, b in generate.wpt_cases()]
     seen = {(i, b) for i, b, _ in wpt}
+    corpus = []
+    for i, b in corpus_cases("differential") + _working_cases("differential"):
+        if (i, b) not in seen:
+            seen.add((i, b))
+            corpus.append((i, b, "corpus:differential"))
     probe = diff(wpt[:200], _all_names(), hosts=False, reparse=False)
     per_input = max(1e-6, probe.seconds / max(1, len(probe.items)))
-    budget = seconds - (time.perf_counter() - t0) - per_input * len(wpt) * 1.5
+    budget = seconds - (time.perf_counter() - t0) - per_input * (len(wpt) + len(corpus)) * 1.5
     n = int(max(0, min(10_000, budget / (per_input * 1.5))))
     gen = [(i, b, "generated") for i, b in generate.generate(n, seed=0) if (i, b) not in seen]
-    res = diff(wpt + gen, _all_names(), reparse=True, hosts=True)
+    res = diff(wpt + corpus + gen, _all_names(), reparse=True, hosts=True)
     title = "Differential round"
     paths = write_report(res, pathlib.Path(out_dir) / "diff", title)
+    for line in trouble_lines(res):
+        print(f"  {line}")
     md = paths[0].read_text(encoding="utf-8")
     return {"markdown": md, "html": paths[1].read_text(encoding="utf-8"), "summary": summarize(res)}
+
+
+def _working_cases(target: str, limit: int = 5000) -> list[tuple[str, str | None]]:
+    """The newest ``limit`` inputs of ``target``'s working corpus (``.urlwb/corpus/<target>/``)."""
+    from urlwb import corpus_store
+    folder = corpus_store.work_root() / "corpus" / target
+    if not folder.is_dir():
+        return []
+    paths = sorted((p for p in folder.iterdir() if p.is_file()), key=lambda p: p.stat().st_mtime)[-limit:]
+    cases = []
+    for path in paths:
+        data = corpus_store.read_input(path)
+        if data is not None:
+            cases.append(decode_case(data))
+    return cases
 
 
 def _all_names() -> list[str]:

@@ -226,17 +226,25 @@ def configure(flags: list[str] | None = None, cwd=None, config: bool = True) -> 
     by_name = {s.name: s for s in specs}
     by_name.update({s.name: s for s in flagged})  # a flag overrides the table
     for spec in by_name.values():
-        current = REGISTRY.get(spec.name)
-        if spec.name in HOST_SPECS or (current is not None and current.spec is None) or (
-                current is not None and current.spec.source == "manifest"):
+        if _shipped(spec.name):
             raise manifests.ManifestError(f"oracle {spec.name!r}: the name of a shipped oracle; choose another")
-        if spec.callable:
+        if spec.kind == "host" and not spec.callable:
+            HOST_SPECS[spec.name] = spec
+        elif spec.callable:
             REGISTRY[spec.name] = Entry(spec.name, spec.family, "Python", "urlwb.oracles.protocol",
                                         "CallableOracle", spec)
         else:
             REGISTRY[spec.name] = Entry(spec.name, spec.family, spec.language,
                                         "urlwb.oracles.supervisor", "SubprocessOracle", spec)
-    return [s.name for s in flagged]
+    return [s.name for s in flagged if s.name in REGISTRY]
+
+
+def _shipped(name: str) -> bool:
+    """Whether ``name`` is taken by an in-process oracle or a manifest's (not by the user's)."""
+    if name in HOST_SPECS:
+        return HOST_SPECS[name].source == "manifest"
+    entry = REGISTRY.get(name)
+    return entry is not None and (entry.spec is None or entry.spec.source == "manifest")
 
 
 def family(name: str) -> str:

@@ -181,6 +181,23 @@ def _alive(pid: int) -> bool:
         return False
 
 
+def test_a_host_level_adapter_answers_its_questions():
+    o = supervisor.SubprocessHostOracle(spec("host", kind="host"))
+    try:
+        assert o.questions == ("to-ascii", "ip")
+        got = o.answer_many([("to-ascii", "bücher.example"), ("ip", "[::1]"), ("ip", "0x7f.1"),
+                             ("public-suffix", "example.com")])
+        assert got[:3] == [HostAnswer(False, "xn--bcher-kva.example"), HostAnswer(False, "[::1]"), HostAnswer(True)]
+        assert got[3] is None  # a question it does not answer is not sent
+    finally:
+        o.close()
+
+
+def test_oracle_check_passes_a_correct_host_level_adapter():
+    r = urlwb("oracle", "check", sys.executable, str(BROKEN), "host")
+    assert r.returncode == 0 and "host questions: 10 in" in r.stdout, r.stdout
+
+
 # --- the protocol's schema ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("obj, reason", [

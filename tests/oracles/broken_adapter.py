@@ -17,9 +17,11 @@ Python escapes, e.g. ``crash=\\x00``): the misbehaviour happens on every input c
   bad-hello     write a hello line of another protocol
   no-exit       stay alive after the end of standard input
   name=N family=F base=false   the hello line's fields
+  host          a host-level oracle (kind host): to-ascii by Python's idna codec, ip by ipaddress
 """
 
 import codecs
+import ipaddress
 import json
 import os
 import select
@@ -50,6 +52,16 @@ def parse(input, base):
             "fragment": s.fragment or None, "href": s.geturl()}
 
 
+def answer_host(question, text):
+    try:
+        if question == "to-ascii":
+            return {"value": text.encode("idna").decode("ascii")}
+        addr = ipaddress.ip_address(text[1:-1] if text.startswith("[") else text)
+        return {"value": f"[{addr.compressed}]" if addr.version == 6 else addr.compressed}
+    except (UnicodeError, ValueError) as exc:
+        return {"error": str(exc)}
+
+
 def lines(fd=0):
     """Lines of standard input, read with os.read so that select() tells the truth about what
     is waiting; yields None when nothing more is waiting right now."""
@@ -78,6 +90,10 @@ def main():
 
     if "bad-hello" in opts:
         write({"hello": "other-protocol/9"})
+    elif "host" in opts:
+        write({"hello": "urlwb-oracle/1", "name": opts.get("name", "broken"), "parser": "idna codec, ipaddress",
+               "language": "Python", "version": sys.version.split()[0], "family": "other", "kind": "host",
+               "questions": ["to-ascii", "ip"]})
     elif "no-hello" not in opts:
         write({"hello": "urlwb-oracle/1", "name": opts.get("name", "broken"), "parser": "urllib.parse",
                "language": "Python", "version": sys.version.split()[0],
@@ -109,7 +125,10 @@ def main():
         if hit("garbage", input):
             out.write("this is not JSON\n")
             continue
-        answer = {"id": rid, **parse(input, base)}
+        if "host" in opts:
+            answer = {"id": rid, **answer_host(req["question"], input)}
+        else:
+            answer = {"id": rid, **parse(input, base)}
         if hit("unknown-id", input):
             answer["id"] = rid + 10 ** 9
         if hit("schema", input):

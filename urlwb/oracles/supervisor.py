@@ -301,9 +301,6 @@ class Supervised:
                 self._stop()
                 reason = exc if isinstance(exc, protocol.SchemaError) else "the first line is not JSON"
                 raise Unavailable(f"{reason}: {_show(line)}") from None
-            if self.hello["kind"] != self.spec.kind:
-                self._stop()
-                raise Unavailable(f"its hello line says kind {self.hello['kind']!r}, declared {self.spec.kind!r}")
             if self.spec.source == "manifest" and self.hello["name"] != self.spec.name:
                 self._stop()
                 raise Unavailable(f"its hello line says name {self.hello['name']!r}, its manifest {self.spec.name!r}")
@@ -505,6 +502,13 @@ def _show_input(s: str) -> str:
     return repr(s[:80] + ("…" if len(s) > 80 else ""))
 
 
+def _expect_kind(sup: Supervised, kind: str) -> None:
+    if sup.hello["kind"] != kind:
+        sup.close()
+        raise Unavailable(f"its hello line says kind {sup.hello['kind']!r}, where a {kind!r} oracle "
+                          f"is declared (set kind = \"{sup.hello['kind']}\" where it is declared)")
+
+
 class SubprocessOracle(Oracle):
     """A URL oracle outside the process (kind ``url``): the :class:`Oracle` interface over a
     :class:`Supervised` child. Its children run apart from the workbench's thread, so
@@ -521,6 +525,7 @@ class SubprocessOracle(Oracle):
 
     def ready(self) -> None:
         self.sup.ready()
+        _expect_kind(self.sup, "url")
         h = self.sup.hello
         self.family, self.version, self.supports_base = h["family"], h["version"], h["base"]
         self.parser, self.language = h["parser"], h["language"]
@@ -550,6 +555,7 @@ class SubprocessHostOracle(HostOracle):
         self.name = spec.name
         self.sup = Supervised(spec)
         self.sup.ready()
+        _expect_kind(self.sup, "host")
         self.version = self.sup.hello["version"]
         self.questions = tuple(self.sup.hello["questions"])
 

@@ -346,11 +346,16 @@ def test_a_bad_config_table_is_one_line_and_exit_2(registry, tmp_path, monkeypat
     assert "urlwb.toml: oracle 'mine'" in err and "\n" not in err
 
 
-def test_diff_names_an_oracle_that_crashed_or_hung_exits_1_and_still_writes_its_report(registry, tmp_path, capsys):
+def test_diff_names_an_oracle_that_crashed_or_hung_exits_1_and_still_writes_its_report(
+        registry, tmp_path, monkeypatch, capsys):
     f = tmp_path / "inputs.txt"
     f.write_text("".join(f"http://h{i}/\n" for i in range(30)) + "http://CRASH/\nhttp://HANG/\n")
-    code = cli.main(["diff", "--file", str(f), "--parsers", "engine", "--out", str(tmp_path / "r"),
-                     "--no-hosts", "--oracle", f"b={sys.executable} {BROKEN} crash=CRASH hang=HANG"])
+    (tmp_path / "urlwb.toml").write_text(
+        f'[tool.urlwb.oracles]\nb = {{ command = ["{sys.executable}", "{BROKEN}", "crash=CRASH", '
+        f'"hang=HANG"], deadline = 1 }}\n')
+    monkeypatch.chdir(tmp_path)
+    code = cli.main(["diff", "--file", str(f), "--parsers", "engine,b", "--out", str(tmp_path / "r"),
+                     "--no-hosts"])
     captured = capsys.readouterr()
     assert code == 1
     lines = [x for x in captured.err.splitlines() if x.startswith("urlwb diff: oracle b")]

@@ -271,11 +271,15 @@ def diff(items, names, reference=None, reparse=True, hosts=True, progress=False,
     try:
         with ThreadPoolExecutor(max_workers=max(1, len(apart)), thread_name_prefix="urlwb-diff") as pool:
             futures = {n: pool.submit(one, n, loaded[n]) for n in apart}
-            for name, oracle in loaded.items():
-                if name not in futures:
-                    done(name, one(name, oracle))
-            for name, future in futures.items():
-                done(name, future.result())
+            try:
+                for name, oracle in loaded.items():
+                    if name not in futures:
+                        done(name, one(name, oracle))
+                for name, future in futures.items():
+                    done(name, future.result())
+            except BaseException:  # Ctrl-C: end the children, so that their threads end now
+                oracles.close_all(loaded)
+                raise
     finally:
         oracles.close_all(loaded)
     res.records = {n: res.records[n] for n in loaded}

@@ -255,6 +255,7 @@ class Supervised:
         self.hello: dict = {}
         self.restarts = 0
         self.given_up: str | None = None
+        self.closed = False
         #: answered, rejected, not applicable, crashed, hung (per request)
         self.counts: Counter = Counter()
         #: one line per thing that went wrong: restarts, bad lines, what no input could be blamed for
@@ -313,6 +314,8 @@ class Supervised:
     def _restart(self, why: str) -> bool:
         """Kill the child and start another (True), or give the oracle up (False)."""
         self.child.kill()
+        if self.closed:
+            return False
         self.restarts += 1
         self.incidents.append(f"restarted ({why})")
         if self.restarts > self.spec.max_restarts:
@@ -329,6 +332,10 @@ class Supervised:
         return True
 
     def close(self) -> None:
+        """End the child; a :meth:`run` going on in another thread (an interrupted ``urlwb
+        diff``) then ends too, the rest not applicable."""
+        self.closed = True
+        self.given_up = self.given_up or "closed before the end of the run"
         if self.child is not None:
             self.child.close()
 

@@ -335,7 +335,6 @@ class Supervised:
         """End the child; a :meth:`run` going on in another thread (an interrupted ``urlwb
         diff``) then ends too, the rest not applicable."""
         self.closed = True
-        self.given_up = self.given_up or "closed before the end of the run"
         if self.child is not None:
             self.child.close()
 
@@ -404,7 +403,7 @@ class Supervised:
             self._restart(f"a bad line ({reason})")
 
         while todo or inflight or suspects:
-            if self.given_up:
+            if self.given_up or self.closed:
                 for i in [*todo, *(p.index for p in inflight.values()), *suspects]:
                     settle(i, NOT_APPLICABLE)
                 break

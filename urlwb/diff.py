@@ -4,8 +4,10 @@ https://url.spec.whatwg.org/#url-parsing
 
     urlwb diff [INPUT ...] [--base URL] [--file F] [--corpus TARGET] [--wpt] [--generate N]
                [--seed S] [--parsers LIST] [--reference NAME] [--out DIR] [--no-reparse]
+               [--oracle NAME=CMD | NAME=py:package.module:function ...]
 
-Every input goes to every available parser (batched; Node through one long-lived process); each
+Every input goes to every available parser (batched; the parsers outside the process, each a
+child of :mod:`urlwb.oracles.supervisor`, at the same time as the in-process ones); each
 pair of answers that differs gets a class (:mod:`urlwb.classify`), and known deviations of peers
 are tagged rather than re-reported. Up to ``--table-max`` inputs: a table in the terminal. More: a
 report in ``--out`` (Markdown and a self-contained HTML page: parser versions, per-parser cost, a

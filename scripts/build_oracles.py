@@ -3,7 +3,7 @@
 (``urlwb/oracles/*/oracles.toml``, see ``urlwb/oracles/PROTOCOL.md``).
 
 1. As root, where ``apt-get`` exists: the ``apt`` packages of each manifest one of whose
-   ``requires`` commands is missing, those not yet installed, in one ``apt-get update`` and one
+   ``requires`` commands (its own, or one of its oracles') is missing, those not yet installed, in one ``apt-get update`` and one
    ``apt-get install``, under ``flock /tmp/urlwb-apt.lock`` (other builds on the machine wait
    their turn). Nothing is fetched when nothing is missing.
 2. Each folder's ``build`` line, run with ``sh -c`` in that folder (its log in
@@ -107,7 +107,8 @@ def main(argv=None) -> int:
     folders = [f for f in folders if not f.error]
     # A folder's packages are wanted only while a command it requires is missing (node from
     # another source than Debian's, say, needs no Debian npm).
-    wanted = {p for f in folders if any(shutil.which(c) is None for c in f.requires) for p in f.apt}
+    wanted = {p for f in folders if any(shutil.which(c) is None for s in f.specs for c in s.requires)
+              for p in f.apt}
     print(install_apt(missing_apt(sorted(wanted))), flush=True)
     for folder in folders:
         why = build(folder)

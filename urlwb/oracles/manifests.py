@@ -26,7 +26,7 @@ NAME = re.compile(r"[a-z0-9][a-z0-9_.-]*\Z")
 
 _FOLDER_KEYS = {"language", "requires", "apt", "build", "family", "oracle"}
 _ORACLE_KEYS = {"name", "command", "family", "kind", "deadline", "start_deadline", "max_input",
-                "window", "max_restarts", "quirks", "needs", "env", "language"}
+                "window", "max_restarts", "quirks", "needs", "env", "language", "requires"}
 
 
 class ManifestError(ValueError):
@@ -54,6 +54,8 @@ class Spec:
     max_restarts: int = 3
     quirks: tuple[str, ...] = ()
     env: dict[str, str] = dataclasses.field(default_factory=dict)
+    #: commands it needs on PATH: its folder's ``requires`` and its own
+    requires: tuple[str, ...] = ()
     #: "manifest" (shipped, ``urlwb/oracles/<folder>/``), "flag" (``--oracle``) or "config"
     source: str = "manifest"
     folder: pathlib.Path | None = None
@@ -102,11 +104,12 @@ def _fields(table: dict, where: str, base: Spec) -> Spec:
         raise ManifestError(f"{where}: family must be \"whatwg\" or \"other\", not {spec.family!r}")
     if spec.kind not in ("url", "host"):
         raise ManifestError(f"{where}: kind must be \"url\" or \"host\", not {spec.kind!r}")
-    for key in ("quirks", "needs"):
+    for key in ("quirks", "needs", "requires"):
         v = table.get(key, [])
         if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
             raise ManifestError(f"{where}: {key} must be a list of strings")
     spec.quirks = tuple(table.get("quirks", base.quirks))
+    spec.requires = (*base.requires, *table.get("requires", []))
     env = table.get("env", {})
     if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
         raise ManifestError(f"{where}: env must be a table of strings")
@@ -164,7 +167,7 @@ def read_folder(manifest: pathlib.Path) -> Folder:
         if not isinstance(tables, list) or not tables:
             raise ManifestError(f"{where}: no [[oracle]] table")
         base = Spec(name="", command=[], cwd=folder, language=language, folder=folder,
-                    family=data.get("family", "other"))
+                    family=data.get("family", "other"), requires=tuple(requires))
         specs = []
         for n, table in enumerate(tables, 1):
             w = f"{where} oracle {n}"
@@ -174,7 +177,7 @@ def read_folder(manifest: pathlib.Path) -> Folder:
             spec = _fields({k: v for k, v in table.items() if k not in ("name", "command")}, f"{where} {name}", base)
             spec.name = name
             spec.command = _command(table.get("command"), f"{where} {name}", folder)
-            missing = [c for c in requires if shutil.which(c) is None]
+            missing = [c for c in spec.requires if shutil.which(c) is None]
             if missing:
                 spec.skip = f"{', '.join(missing)} not found on PATH ({BUILD_HINT}" + (
                     f", which installs {' '.join(apt)})" if apt else ")")

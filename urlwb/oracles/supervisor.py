@@ -316,12 +316,12 @@ class Supervised:
         self.child.kill()
         if self.closed:
             return False
-        self.restarts += 1
-        self.incidents.append(f"restarted ({why})")
-        if self.restarts > self.spec.max_restarts:
-            self.given_up = f"given up after {self.spec.max_restarts} restarts (last: {why})"
+        if self.restarts >= self.spec.max_restarts:
+            self.given_up = f"given up after {self.restarts} restarts (then: {why})"
             self.incidents.append(self.given_up)
             return False
+        self.restarts += 1
+        self.incidents.append(f"restarted ({why})")
         try:
             self._start()
             self.ready()

@@ -3,7 +3,7 @@
 guidance, through ``test.hypothesis.fuzz_one_input``.
 
 Invariant: every property holds, whatever the fuzzer's bytes make its strategies draw (the
-properties assert the invariants of properties/invariants.py); only engine.Failure escapes the
+properties assert the invariants of properties/invariants/); only engine.Failure escapes the
 engine. A failing example is also saved to the Hypothesis example database, from which
 ``urlwb export-hypothesis`` files it as a self-describing regression entry.
 

@@ -19,14 +19,17 @@ from __future__ import annotations
 import json
 import pathlib
 import re
-import statistics
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
 from urlwb import corpus_store
+from urlwb.errors import UsageError
+from urlwb.fuzz import libfuzzer_flags
+from urlwb.minimize import fuzzer_env
 
 GOALS = {"url": 6000, "host": 15000, "percent": 15000}
 #: The peer's exec/s the issue states the goals against ("about 2,000 on these machines"): the
@@ -37,8 +40,6 @@ _STAT = re.compile(r"^stat::(\w+):\s+(\d+)", re.M)
 
 
 def bench_one(script: pathlib.Path, seeds: pathlib.Path, flags: list[str], seconds: float) -> dict:
-    from urlwb.minimize import fuzzer_env
-
     with tempfile.TemporaryDirectory(prefix="urlwb-bench-") as tmp:
         corpus = pathlib.Path(tmp, "corpus")
         shutil.copytree(seeds, corpus) if seeds.is_dir() else corpus.mkdir()
@@ -71,8 +72,6 @@ def print_table(header: tuple, rows: list[tuple], markdown: bool, widths: tuple[
 def run_events(targets: list[str], root: pathlib.Path, markdown: bool) -> int:
     """``--events``: traced events per input of each target (urlwb.fuzz_events), replaying this
     checkout's seed and working corpora through the targets and engine of ``root``."""
-    from urlwb.cli import UsageError
-    from urlwb.minimize import fuzzer_env
 
     if not (root / "fuzzers").is_dir() or not (root / "engine").is_dir():
         raise UsageError(f"--root {root}: not a url-workbench checkout (no fuzzers/ or engine/)")
@@ -99,9 +98,6 @@ def run_events(targets: list[str], root: pathlib.Path, markdown: bool) -> int:
 
 
 def add_arguments(parser) -> None:
-    from urlwb.cliutil import one_line_errors
-
-    one_line_errors(parser)
     parser.add_argument("targets", nargs="*", metavar="TARGET", help="targets (default: all)")
     parser.add_argument("--seconds", type=float, default=10.0, metavar="S",
                         help="libFuzzer time per target (default 10)")
@@ -118,9 +114,6 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from urlwb.cli import UsageError
-    from urlwb.fuzz import libfuzzer_flags
-
     if not args.seconds >= 1:
         raise UsageError("--seconds must be at least 1")
     targets = corpus_store.resolve_targets(args.targets)

@@ -16,14 +16,22 @@ campaign at any moment loses nothing: the next round triages what was left.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
-from urlwb import corpus_store
+from urlwb import corpus_store, coverage, triage
+from urlwb.diff import campaign_round
+from urlwb.errors import UsageError
+from urlwb.fuzz import Progress, fuzz_target
+from urlwb.listing import preview
+from urlwb.report import render_html, render_markdown
 
 DIFF_SHARE = 0.15          # of the time budget, for the differential round when it exists
 RESERVE_SECONDS = 25.0     # kept back for triage, the second coverage measurement and the report
@@ -34,9 +42,6 @@ def _cache_path(target: str) -> pathlib.Path:
     """Where the coverage data of ``target``'s current corpus on the current engine is kept:
     keyed by the engine's sources and the corpus listing, so a round starts from the last one's
     'after' measurement instead of replaying everything again."""
-    import hashlib
-
-    from urlwb import coverage
 
     h = hashlib.sha1(coverage.engine_fingerprint().encode())
     for p in coverage.corpus_paths(target):
@@ -49,10 +54,6 @@ def _cache_path(target: str) -> pathlib.Path:
 def _measure_each(targets: list[str], folder: pathlib.Path, tag: str) -> dict[str, pathlib.Path]:
     """Each target's whole corpus replayed under coverage (two targets at a time), or taken from
     the cache when neither the engine nor the corpus changed since it was measured."""
-    import shutil
-    from concurrent.futures import ThreadPoolExecutor
-
-    from urlwb import coverage
 
     def one(t):
         out, cached = folder / f"{tag}-{t}.data", _cache_path(t)
@@ -73,10 +74,6 @@ def _measure_each(targets: list[str], folder: pathlib.Path, tag: str) -> dict[st
 def _measure_added(targets, folder, before_files, snapshots) -> dict[str, pathlib.Path]:
     """The 'before' data plus the inputs the round added to each working corpus (libFuzzer may
     also have replaced some inputs by smaller ones with the same features: not replayed)."""
-    import shutil
-    from concurrent.futures import ThreadPoolExecutor
-
-    from urlwb import coverage
 
     def one(t):
         work = corpus_store.work_root() / "corpus" / t
@@ -106,8 +103,6 @@ def _work_files(target: str) -> set[str]:
 
 
 def _finding_record(entry: pathlib.Path, meta: dict) -> dict:
-    from urlwb.listing import preview
-
     data = entry.read_bytes()
     return {"target": meta["target"], "signature": meta["signature"], "kind": meta["kind"],
             "detail": str(meta.get(meta["kind"], ""))[:2000], "path": str(entry.relative_to(corpus_store.ROOT))
@@ -126,17 +121,12 @@ def _link_latest(reports: pathlib.Path, out_dir: pathlib.Path) -> None:
 
 
 def write_report(record: dict, out_dir: pathlib.Path) -> None:
-    from urlwb.report import render_html, render_markdown
-
     corpus_store.atomic_write(out_dir / "run.json", json.dumps(record, indent=1, default=str).encode())
     corpus_store.atomic_write(out_dir / "report.md", render_markdown(record).encode("utf-8"))
     corpus_store.atomic_write(out_dir / "report.html", render_html(record).encode("utf-8"))
 
 
 def add_arguments(parser) -> None:
-    from urlwb.cliutil import one_line_errors
-
-    one_line_errors(parser)
     parser.add_argument("--minutes", type=float, default=2.5, metavar="M",
                         help="wall time of the whole round, about; fuzzing gets what the "
                              "measurements leave, split between the targets (default 2.5)")
@@ -151,10 +141,6 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from urlwb import coverage, triage
-    from urlwb.cli import UsageError
-    from urlwb.fuzz import Progress, fuzz_target
-
     if not args.minutes > 0:
         raise UsageError("--minutes must be positive")
     if args.jobs < 1:
@@ -167,14 +153,7 @@ def run(args) -> int:
     out_dir = args.out / f"campaign-{stamp}"
     out_dir.mkdir(parents=True, exist_ok=True)
 
-    diff_round, diff_skip = None, None
-    if args.no_diff:
-        diff_skip = "--no-diff"
-    else:
-        try:
-            from urlwb.diff import campaign_round as diff_round
-        except ImportError as exc:
-            diff_skip = f"urlwb.diff.campaign_round is not importable ({exc})"
+    diff_round, diff_skip = (None, "--no-diff") if args.no_diff else (campaign_round, None)
     budget = args.minutes * 60
     diff_seconds = max(10.0, DIFF_SHARE * budget) if diff_round else 0.0
     reserve = diff_seconds + RESERVE_SECONDS

@@ -32,7 +32,7 @@ import tempfile
 from collections.abc import Iterator
 from types import ModuleType
 
-from urlwb.cli import UsageError
+from urlwb.errors import UsageError
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FUZZERS_DIR = ROOT / "fuzzers"

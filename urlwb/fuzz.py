@@ -22,7 +22,10 @@ import sys
 import threading
 import time
 
-from urlwb import corpus_store
+from urlwb import corpus_store, triage
+from urlwb.errors import UsageError
+from urlwb.minimize import fuzzer_env, target_command
+from urlwb.triage import artifact_dir
 
 # "#4096	pulse  cov: 72 ft: 283 corp: 41/609b lim: 76 exec/s: 2051 rss: 47Mb"
 _STATUS = re.compile(r"^#(\d+)\s+([A-Z]+)\s+cov: (\d+) ft: (\d+) corp: (\d+)/\S+.*?exec/s: (\d+)")
@@ -96,7 +99,6 @@ class RunResult:
 
 class Progress:
     """One live line per target on a terminal; a line every few seconds otherwise."""
-
     def __init__(self, stream=sys.stderr, every: float = 5.0):
         self.stream, self.every, self.last = stream, every, 0.0
         self.tty = stream.isatty()
@@ -121,8 +123,6 @@ class Progress:
 
 def _run_once(target: str, seconds: float, fork: int, result: RunResult, t0: float, budget: float,
               progress: Progress | None, log) -> None:
-    from urlwb.minimize import fuzzer_env, target_command
-    from urlwb.triage import artifact_dir
 
     seeds = [str(corpus_store.seed_dir(target))] if corpus_store.seed_dir(target).is_dir() else []
     cmd = target_command(target) + [
@@ -166,8 +166,6 @@ def _run_once(target: str, seconds: float, fork: int, result: RunResult, t0: flo
 def fuzz_target(target: str, seconds: float, jobs: int = 1, *, progress: Progress | None = None,
                 logs_dir: pathlib.Path | None = None) -> RunResult:
     """Fuzz ``target`` for ``seconds`` of wall time; its statistics and timeline."""
-    from urlwb.triage import classify  # noqa: F401  (fail early if triage cannot import)
-
     result = RunResult(target)
     logs_dir = logs_dir or corpus_store.work_root() / "logs"
     logs_dir.mkdir(parents=True, exist_ok=True)
@@ -233,9 +231,6 @@ def summary_table(results: list[RunResult], triaged) -> str:
 
 
 def add_arguments(parser) -> None:
-    from urlwb.cliutil import one_line_errors
-
-    one_line_errors(parser)
     parser.add_argument("targets", nargs="+", metavar="TARGET", help="a target name, or all")
     parser.add_argument("--time", type=float, default=60.0, metavar="S",
                         help="seconds per target (default 60)")
@@ -247,9 +242,6 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from urlwb import triage
-    from urlwb.cli import UsageError
-
     if args.time <= 0:
         raise UsageError("--time must be positive")
     if args.jobs < 1:

@@ -15,13 +15,14 @@ import subprocess
 import tempfile
 
 from urlwb import corpus_store
+from urlwb.errors import UsageError
+from urlwb.fuzz import libfuzzer_flags
+from urlwb.minimize import fuzzer_env, target_command
 
 
 def merge(target: str, *, dry_run: bool = False, cap: int = 250) -> tuple[list[str], int]:
     """Names of the inputs added to the seed folder (or that would be, with ``dry_run``), and
     how many more libFuzzer found new but the cap left out."""
-    from urlwb.fuzz import libfuzzer_flags
-    from urlwb.minimize import fuzzer_env, target_command
 
     seed = corpus_store.require_corpus(target)
     work = corpus_store.work_root() / "corpus" / target
@@ -46,17 +47,12 @@ def merge(target: str, *, dry_run: bool = False, cap: int = 250) -> tuple[list[s
 
 
 def add_arguments(parser) -> None:
-    from urlwb.cliutil import one_line_errors
-
-    one_line_errors(parser)
     parser.add_argument("targets", nargs="+", metavar="TARGET", help="targets, or all")
     parser.add_argument("--dry-run", action="store_true", help="report, do not write")
     parser.add_argument("--cap", type=int, default=250, help="at most this many seeds in all (default 250)")
 
 
 def run(args) -> int:
-    from urlwb.cli import UsageError
-
     targets = corpus_store.resolve_targets(args.targets)
     for t in targets:
         work = corpus_store.work_root() / "corpus" / t

@@ -15,8 +15,11 @@ import pathlib
 import subprocess
 import sys
 import tempfile
+import time
 
 from urlwb import corpus_store
+from urlwb.errors import UsageError
+from urlwb.replay import replay
 
 
 def fuzzer_env() -> dict:
@@ -52,9 +55,6 @@ def shrink(target: str, data: bytes, signature: str, *, seconds: float = 20.0,
     """Delta debugging that keeps the signature: remove ever smaller runs of bytes while the
     input still fails the same way. Candidates are replayed a few at a time in one child
     (``urlwb.replay``), the first that keeps the signature is taken."""
-    import time
-
-    from urlwb.replay import replay
 
     deadline = time.monotonic() + seconds
     best, size, seen = data, max(1, len(data) // 2), {data}
@@ -96,9 +96,6 @@ def target_of(path: pathlib.Path) -> str | None:
 
 
 def add_arguments(parser) -> None:
-    from urlwb.cliutil import one_line_errors
-
-    one_line_errors(parser)
     parser.add_argument("file", type=pathlib.Path, help="a failing input")
     parser.add_argument("--target", help="its target (default: read from the path)")
     parser.add_argument("--seconds", type=float, default=30.0, help="time budget (default 30)")
@@ -107,9 +104,6 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from urlwb.cli import UsageError
-    from urlwb.replay import replay
-
     if not args.file.is_file():
         raise UsageError(f"{args.file}: no such file")
     target = args.target or target_of(args.file)

@@ -3,7 +3,7 @@
 Inputs run in a child process (``python -m urlwb.replay --child``), one child per target, in
 order; the child prints ``RUN i`` before and ``OK i`` after each input. An input that fails kills
 the child with Python's own traceback on stderr (nothing is caught: the harness catches no
-exception at all), which ``urlwb.triage.classify`` turns into a signature; a new child then goes
+exception at all), which ``urlwb.signatures.of_failure`` turns into a signature; a new child then goes
 on from the next input. An input that runs longer than ``--timeout`` seconds has its stack dumped
 (faulthandler, SIGUSR1) and is reported as a timeout. With a coverage data file, each child
 measures the engine's branch coverage (coverage.py, no atheris) and saves it even when it dies.
@@ -23,7 +23,8 @@ import threading
 import time
 from collections.abc import Callable
 
-from urlwb import corpus_store
+from urlwb import corpus_store, signatures
+from urlwb.errors import UsageError
 
 #: seconds allowed before the first input (imports, tables)
 STARTUP_TIMEOUT = 120.0
@@ -61,8 +62,6 @@ def replay(target: str, paths: list[pathlib.Path], *, timeout: float = 10.0,
 
 
 def _replay(target, paths, timeout, coverage_file, progress) -> list[Outcome]:
-    from urlwb import triage
-
     outcomes: dict[int, Outcome] = {}
     if not paths:
         return []
@@ -113,7 +112,7 @@ def _replay(target, paths, timeout, coverage_file, progress) -> list[Outcome]:
                 if proc.returncode != 0:
                     raise ReplayError(f"target {target}: child exited {proc.returncode} between inputs")
                 break
-            kind, signature, detail = triage.classify(stderr, proc.returncode, timed_out)
+            kind, signature, detail = signatures.of_failure(stderr, proc.returncode, timed_out)
             outcomes[current] = Outcome(paths[current], False, kind, signature, detail, stderr)
             if progress:
                 progress(len(outcomes), len(paths))
@@ -160,9 +159,6 @@ def _child(argv: list[str]) -> None:
 # -- the subcommand ---------------------------------------------------------------------------
 
 def add_arguments(parser) -> None:
-    from urlwb.cliutil import one_line_errors
-
-    one_line_errors(parser)
     parser.add_argument("targets", nargs="*", metavar="TARGET", help="targets (default: all)")
     parser.add_argument("--work", action="store_true",
                         help="also replay the working corpus (.urlwb/corpus/<target>/)")
@@ -173,8 +169,6 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from urlwb.cli import UsageError
-
     if args.timeout <= 0:
         raise UsageError("--timeout must be positive")
     targets = corpus_store.resolve_targets(args.targets)

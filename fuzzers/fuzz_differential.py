@@ -28,7 +28,7 @@ with atheris.instrument_imports(include=["engine"], exclude=["engine.punycode"])
         if __name__ == "__main__" else contextlib.nullcontext():
     import engine  # noqa: F401  (instrumented for coverage; the oracle adapter calls it)
 
-from urlwb import classify, corpus_store, oracles
+from urlwb import classify, corpus_store, oracles, signatures as signing
 from urlwb.diff import decode_case, encode_case
 
 #: Every WHATWG oracle (the replay too: a finding filed against Node replays against Node).
@@ -64,8 +64,8 @@ def disagreements(input: str, base: str | None) -> list[tuple[str, str, str]]:
             continue
         detail = (f"{classify.TITLES[verdict.cls]}: input {input!r} base {base!r}: engine "
                   f"{_answer(mine)} / {name} {_answer(theirs)}")
-        out.append((f"{verdict.cls}:engine~{name}", name, detail))
-    return out
+        out.append((signing.of_differential(verdict.cls, name), name, detail))
+    return sorted(out, key=lambda found: classify.RANK[found[0].split(":")[0]])
 
 
 def _answer(r) -> str:
@@ -77,6 +77,11 @@ def check(data: bytes) -> None:
     found = disagreements(input, base)
     if found:
         raise AssertionError("; ".join(detail for _, _, detail in found))
+
+
+def signatures(data: bytes) -> list[tuple[str, str, str]]:
+    """The findings ``data`` shows now, as this target files them (urlwb.signatures)."""
+    return [("invariant", sig, detail) for sig, _, detail in disagreements(*decode_case(data))]
 
 
 def minimize(input: str, base: str | None, signature: str, budget: int = 400) -> str:

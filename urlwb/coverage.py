@@ -102,7 +102,7 @@ def engine_fingerprint() -> str:
     """SHA-1 of the engine's sources: coverage data of different sources does not combine."""
     h = hashlib.sha1()
     for path in engine_files():
-        h.update(path.name.encode() + b"\0" + path.read_bytes())
+        h.update(os.fsencode(path.name) + b"\0" + (corpus_store.read_input(path) or b""))
     return h.hexdigest()
 
 

@@ -10,3 +10,8 @@ from __future__ import annotations
 
 class UsageError(Exception):
     """A bad flag, target, path or configuration: reported in one line, exit status 2."""
+
+
+class WriteError(UsageError):
+    """A file that could not be written (a full disk, a read-only folder): one line naming the
+    file and why, a non-zero exit; the file is either whole or not there."""

@@ -82,7 +82,8 @@ def failing_arguments(test, database) -> list[dict]:
 
 
 def replay_verdict(data: bytes) -> tuple[bool, str, str]:
-    """Run a property record in a fresh interpreter: (fails, exception type, last line)."""
+    """Run a property record in a fresh interpreter: (fails, exception type, the exception's
+    first line, "Type: message"), as fuzz_properties.signatures reads a failure in-process."""
     with tempfile.NamedTemporaryFile(suffix=".record") as f:
         f.write(data)
         f.flush()
@@ -90,10 +91,10 @@ def replay_verdict(data: bytes) -> tuple[bool, str, str]:
                               text=True, errors="replace", timeout=300)
     if proc.returncode == 0:
         return False, "", ""
-    lines = [line for line in proc.stderr.splitlines() if line and not line.startswith(" ")]
-    last = lines[-1] if lines else f"exit status {proc.returncode}"
-    exc_type = last.split(":", 1)[0] if ":" in last else last
-    return True, exc_type, last
+    exc = signatures.parse_traceback(proc.stderr)[1]
+    first = exc.splitlines()[0] if exc else f"exit status {proc.returncode}"
+    exc_type = first.split(":", 1)[0].rsplit(".", 1)[-1] if ":" in first else first
+    return True, exc_type, first
 
 
 def failing_machine_run(machine, database) -> tuple[str, dict, dict] | None:

@@ -18,7 +18,14 @@ A signature is
   Python hook) printed when it was stopped, the innermost frame of all without the engine;
 - ``crash:<signal>`` for a process killed by a signal without a Python traceback;
 - ``<property>:<ExceptionType>:<message shape>`` for a property record (its quoted values and
-  numbers elided, so failures of one clause of one invariant share it).
+  numbers elided, so failures of one clause of one invariant share it);
+- ``<class>:engine~<parser>`` for a differential finding (:func:`of_differential`).
+
+A fuzz target whose findings are not failures of its ``check`` alone (the differential files a
+disagreement per parser; a property record names its property) defines ``signatures(data)``:
+the (kind, signature, detail) of each finding the input shows now, most severe first.
+:func:`of_entry` asks that hook where a target has one, else runs the check and signs its
+traceback, so that triage, replay and the regression test sign an input the same way.
 """
 
 from __future__ import annotations
@@ -28,6 +35,8 @@ import hashlib
 import pathlib
 import re
 import signal
+import traceback
+from collections.abc import Callable
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -132,6 +141,31 @@ def of_failure(stderr: str, returncode: int | None, timed_out: bool = False,
 def of_property(prop: str, exc_type: str, detail: str) -> str:
     """Property, exception type and the shape of the message (quoted values and numbers
     elided): failures of one clause of one invariant share it, whatever their inputs."""
-    shape = re.sub(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", "…", detail)
+    shape = re.sub(r"(?<!\w)'(?:[^'\\]|\\.)*'|(?<!\w)\"(?:[^\"\\]|\\.)*\"", "…", detail)
     shape = re.sub(r"\d+", "N", shape.split(":", 1)[-1]).strip()
     return f"{prop}:{exc_type}:{shape[:120]}"
+
+
+def of_differential(cls: str, parser: str) -> str:
+    """A disagreement of class ``cls`` (urlwb.classify) between the engine and ``parser``."""
+    return f"{cls}:engine~{parser}"
+
+
+def of_check(check: Callable[[bytes], None], data: bytes) -> tuple[str, str, str] | None:
+    """Run a target's ``check`` on ``data`` in this process: (kind, signature, detail) of its
+    failure, signed from its traceback as a replay's child would be, or None when it passes."""
+    try:
+        check(data)
+    except Exception:  # noqa: BLE001 - any failure of the check is what is being signed
+        return of_failure(traceback.format_exc(), 1)
+    return None
+
+
+def of_entry(target_module, data: bytes) -> list[tuple[str, str, str]]:
+    """Every finding ``data`` shows now through a fuzz target's module (loaded by
+    ``corpus_store.load_target``), most severe first; [] when it passes."""
+    hook = getattr(target_module, "signatures", None)
+    if hook is not None:
+        return list(hook(data))
+    found = of_check(target_module.check, data)
+    return [found] if found else []

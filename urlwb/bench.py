@@ -19,6 +19,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 import engine
 from engine.punycode import punycode_encode
+from urlwb.cliutil import count_flag
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 WPT = ROOT / "tests" / "data" / "wpt"
@@ -237,6 +238,7 @@ def bench_memory(rounds: int) -> None:
 
 
 def run(args) -> int:
+    count_flag("--rounds", args.rounds)
     print(f"python {sys.version.split()[0]}; versions: " + _versions())
     what = args.what
     for name, fn in (("hosts", bench_hosts), ("urls", bench_urls), ("growth", bench_growth), ("memory", bench_memory)):

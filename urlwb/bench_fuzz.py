@@ -26,7 +26,8 @@ import sys
 import tempfile
 import time
 
-from urlwb import corpus_store
+from urlwb import children, corpus_store
+from urlwb.cliutil import count_flag, seconds_flag
 from urlwb.errors import UsageError
 from urlwb.fuzz import libfuzzer_flags
 from urlwb.minimize import fuzzer_env
@@ -46,7 +47,7 @@ def bench_one(script: pathlib.Path, seeds: pathlib.Path, flags: list[str], secon
         cmd = [sys.executable, str(script), str(corpus), f"-max_total_time={max(1, int(seconds))}",
                "-print_final_stats=1", "-seed=1", f"-artifact_prefix={tmp}/", *flags]
         t0 = time.monotonic()
-        proc = subprocess.run(cmd, cwd=tmp, env=fuzzer_env(), stdout=subprocess.DEVNULL,
+        proc = children.run(cmd, cwd=tmp, env=fuzzer_env(), stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, text=True, errors="replace")
         wall = time.monotonic() - t0
     stats = {k: int(v) for k, v in _STAT.findall(proc.stderr)}
@@ -81,7 +82,7 @@ def run_events(targets: list[str], root: pathlib.Path, markdown: bool) -> int:
             print(f"{t}: skipped, {root} has no fuzzers/fuzz_{t}.py", flush=True)
             continue
         folders = [str(corpus_store.seed_dir(t)), str(corpus_store.work_root() / "corpus" / t)]
-        proc = subprocess.run([sys.executable, "-m", "urlwb.fuzz_events", str(root), t, *folders],
+        proc = children.run([sys.executable, "-m", "urlwb.fuzz_events", str(root), t, *folders],
                               env=fuzzer_env(), capture_output=True, text=True,
                               cwd=corpus_store.ROOT)
         if proc.returncode != 0:
@@ -114,8 +115,10 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    if not args.seconds >= 1:
+    seconds_flag("--seconds", args.seconds)
+    if args.seconds < 1:
         raise UsageError("--seconds must be at least 1")
+    count_flag("--rounds", args.rounds)
     targets = corpus_store.resolve_targets(args.targets)
     if args.events or args.root:
         if not args.events:
@@ -172,7 +175,8 @@ def run(args) -> int:
                 args.markdown, (-18, 11, 8, 8, -1))
     out = corpus_store.work_root() / "bench" / f"bench-fuzz-{time.strftime('%Y%m%d-%H%M%S')}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"seconds": args.seconds, "rounds": rounds}, indent=1))
+    corpus_store.atomic_write(out, json.dumps({"seconds": args.seconds, "rounds": rounds},
+                                              indent=1).encode())
     if args.rounds > 1:
         print(f"(medians of {args.rounds} rounds, range in brackets; each ratio against its own "
               f"round's peer)")

@@ -27,9 +27,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from urlwb import corpus_store, coverage, triage
+from urlwb.cliutil import seconds_flag
 from urlwb.diff import campaign_round
 from urlwb.errors import UsageError
-from urlwb.fuzz import Progress, fuzz_target
+from urlwb.fuzz import Progress, fuzz_target, jobs_flag
 from urlwb.listing import preview
 from urlwb.report import render_html, render_markdown
 
@@ -45,7 +46,7 @@ def _cache_path(target: str) -> pathlib.Path:
 
     h = hashlib.sha1(coverage.engine_fingerprint().encode())
     for p in coverage.corpus_paths(target):
-        h.update(f"{p.parent.name}/{p.name}\0".encode())
+        h.update(os.fsencode(f"{p.parent.name}/{p.name}") + b"\0")
     folder = coverage.cov_dir() / "cache"
     folder.mkdir(exist_ok=True)
     return folder / f"{target}-{h.hexdigest()[:16]}.data"
@@ -141,12 +142,9 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    if not args.minutes > 0:
-        raise UsageError("--minutes must be positive")
-    if args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
-    if args.minimize_seconds <= 0:
-        raise UsageError("--minimize-seconds must be positive")
+    seconds_flag("--minutes (in seconds)", args.minutes * 60)
+    jobs_flag(args.jobs)
+    seconds_flag("--minimize-seconds", args.minimize_seconds)
     targets = corpus_store.resolve_targets(args.targets)
     t_start = time.monotonic()
     stamp = time.strftime("%Y%m%d-%H%M%S")

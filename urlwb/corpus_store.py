@@ -81,6 +81,17 @@ def seed_dir(target: str) -> pathlib.Path:
     return corpus_root() / target / "seed"
 
 
+def distilled_dir(target: str) -> pathlib.Path:
+    """What the fuzzers learned, committed: a coverage-minimal, size-capped set of working-corpus
+    inputs that reach what the seeds do not (``urlwb merge``)."""
+    return corpus_root() / target / "distilled"
+
+
+def committed_dirs(target: str) -> list[pathlib.Path]:
+    """The committed corpus folders of ``target`` that exist: seeds, then distilled inputs."""
+    return [d for d in (seed_dir(target), distilled_dir(target)) if d.is_dir()]
+
+
 def regress_dir(target: str) -> pathlib.Path:
     return corpus_root() / target / "regress"
 
@@ -88,7 +99,10 @@ def regress_dir(target: str) -> pathlib.Path:
 def work_dir(target: str) -> pathlib.Path:
     """The working corpus of ``target`` (outside git), created on demand."""
     path = work_root() / "corpus" / target
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WriteError(f"cannot make the working corpus {path}: {exc.strerror or exc}") from None
     return path
 
 
@@ -215,26 +229,32 @@ def load_sidecar(path: pathlib.Path) -> dict:
         raise CorpusError(f"{path}: unreadable sidecar ({exc.strerror or exc})") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise CorpusError(f"{path}: corrupt sidecar ({exc})") from None
+    except RecursionError:
+        raise CorpusError(f"{path}: corrupt sidecar (JSON nested too deep)") from None
     if not isinstance(meta, dict):
         raise CorpusError(f"{path}: corrupt sidecar (not a JSON object)")
     missing = [k for k in REQUIRED_KEYS if k not in meta]
     if missing:
         raise CorpusError(f"{path}: corrupt sidecar (missing {', '.join(missing)})")
-    if meta["status"] not in STATUSES:
-        raise CorpusError(f"{path}: corrupt sidecar (status {meta['status']!r} is not one of {STATUSES})")
+    for key, allowed in (("status", STATUSES), ("kind", KINDS)):
+        if not isinstance(meta[key], str) or meta[key] not in allowed:
+            raise CorpusError(f"{path}: corrupt sidecar ({key} {meta[key]!r:.60} is not one of "
+                              f"{', '.join(allowed)})")
+    for key in ("target", "signature", "first_seen"):
+        if not isinstance(meta[key], str):
+            raise CorpusError(f"{path}: corrupt sidecar ({key} is not a string)")
     return meta
 
 
 def iter_seeds(target: str) -> Iterator[pathlib.Path]:
-    """The seed inputs of ``target``, sorted; hidden and temporary files and folders skipped
-    (an unreadable entry is yielded: its reader reports and skips it, nothing deletes it; a
-    FIFO, socket or device is yielded too, and ``read_input`` refuses it without opening it)."""
-    folder = seed_dir(target)
-    if not folder.is_dir():
-        return
-    for path in sorted(folder.iterdir()):
-        if not path.name.startswith(".") and not path.is_dir():
-            yield path
+    """The committed inputs of ``target`` (seeds, then distilled), each folder sorted; hidden
+    and temporary files and folders skipped (an unreadable entry is yielded: its reader reports
+    and skips it, nothing deletes it; a FIFO, socket or device is yielded too, and
+    ``read_input`` refuses it without opening it)."""
+    for folder in committed_dirs(target):
+        for path in sorted(folder.iterdir()):
+            if not path.name.startswith(".") and not path.is_dir():
+                yield path
 
 
 def iter_regress(target: str | None = None) -> Iterator[RegressEntry]:

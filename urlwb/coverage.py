@@ -25,7 +25,7 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from urlwb import corpus_store
+from urlwb import children, corpus_store
 from urlwb.replay import replay
 
 PYPROJECT = corpus_store.ROOT / "pyproject.toml"
@@ -107,7 +107,7 @@ def engine_fingerprint() -> str:
 
 
 def measure_wpt(out: pathlib.Path) -> pathlib.Path:
-    subprocess.run([sys.executable, "-m", "urlwb.coverage", "--child-wpt", str(out)], check=True,
+    children.run([sys.executable, "-m", "urlwb.coverage", "--child-wpt", str(out)], check=True,
                    cwd=corpus_store.ROOT, env=_env())
     return out
 
@@ -116,7 +116,7 @@ def measure_properties(out: pathlib.Path, pytest_args: list[str] | None = None) 
     cmd = [sys.executable, "-m", "coverage", "run", f"--rcfile={PYPROJECT}", f"--data-file={out}",
            "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x", str(corpus_store.ROOT / "properties"),
            *(pytest_args or [])]
-    proc = subprocess.run(cmd, cwd=corpus_store.ROOT, env=_env(), stdout=subprocess.PIPE,
+    proc = children.run(cmd, cwd=corpus_store.ROOT, env=_env(), stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True, errors="replace")
     last = proc.stdout.strip().splitlines()[-1:] or [""]
     print(f"  properties: {last[0]}")

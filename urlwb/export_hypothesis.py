@@ -25,7 +25,7 @@ from hypothesis.internal.reflection import function_digest
 from hypothesis.stateful import run_state_machine_as_test
 
 from properties import machines, profiles, replay
-from urlwb import corpus_store, signatures
+from urlwb import children, corpus_store, signatures
 from urlwb.errors import UsageError
 
 TARGET = "properties"
@@ -87,7 +87,7 @@ def replay_verdict(data: bytes) -> tuple[bool, str, str]:
     with tempfile.NamedTemporaryFile(suffix=".record") as f:
         f.write(data)
         f.flush()
-        proc = subprocess.run([sys.executable, "-c", _REPLAY, f.name], capture_output=True,
+        proc = children.run([sys.executable, "-c", _REPLAY, f.name], capture_output=True,
                               text=True, errors="replace", timeout=300)
     if proc.returncode == 0:
         return False, "", ""

@@ -22,6 +22,7 @@ import sys
 import engine
 from urlwb import corpus_store, generate
 from urlwb.diff import decode_case
+from urlwb.cliutil import load_json
 from urlwb.errors import UsageError
 from urlwb.oracles import to_usv
 
@@ -54,17 +55,13 @@ def expected(input: str, base: str | None) -> dict:
 
 
 def from_findings(path: pathlib.Path, include_other: bool) -> list[tuple[str, str | None, str]]:
-    try:
-        rows = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UsageError(f"--findings {path}: {exc.strerror or exc}") from None
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"--findings {path}: not JSON ({exc})") from None
+    rows = load_json(path, "--findings")
     if not isinstance(rows, list):
         raise UsageError(f"--findings {path}: expected a list (a `urlwb diff` findings.json)")
     grouped: dict[tuple[str, str | None], list[dict]] = {}
     for row in rows:
-        if not isinstance(row, dict) or "input" not in row:
+        if (not isinstance(row, dict) or not isinstance(row.get("input"), str)
+                or not isinstance(row.get("base"), (str, type(None)))):
             raise UsageError(f"--findings {path}: not a `urlwb diff` findings.json")
         if row.get("family") != "whatwg" and not include_other:
             continue
@@ -121,13 +118,8 @@ def run(args) -> int:
         findings = [DEFAULT_FINDINGS]
     cases = export(findings, args.include_other)
     n = sum(1 for c in cases if isinstance(c, dict))
-    try:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = args.out.with_name(args.out.name + ".tmp")
-        tmp.write_text(json.dumps(cases, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        tmp.replace(args.out)
-    except OSError as exc:
-        raise UsageError(f"--out {args.out}: {exc.strerror or exc}") from None
+    corpus_store.atomic_write(args.out, (json.dumps(cases, indent=2, ensure_ascii=False) + "\n")
+                              .encode("utf-8", "backslashreplace"))  # a lone surrogate -> its JSON escape
     used = ", ".join(str(f) for f in findings) or "no findings file"
     print(f"export-wpt: {n} cases ({used}; regress entries of {', '.join(URL_TARGETS)}) -> {args.out}",
           file=sys.stderr)

@@ -17,7 +17,8 @@ import sys
 import tempfile
 import time
 
-from urlwb import corpus_store
+from urlwb import children, corpus_store
+from urlwb.cliutil import seconds_flag
 from urlwb.errors import UsageError
 from urlwb.replay import replay
 
@@ -43,8 +44,8 @@ def minimize(target: str, path: pathlib.Path, *, seconds: float = 30.0, runs: in
             "-minimize_crash=1", f"-runs={runs}", f"-max_total_time={max(1, int(seconds))}",
             f"-exact_artifact_path={out}", "-timeout=10", str(path)]
         try:
-            subprocess.run(cmd, cwd=tmp, env=fuzzer_env(), stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL, timeout=seconds + 60)
+            children.run(cmd, cwd=tmp, env=fuzzer_env(), stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, timeout=seconds + 10)
         except subprocess.TimeoutExpired:
             pass
         return out.read_bytes() if out.exists() else None
@@ -110,15 +111,23 @@ def run(args) -> int:
     if target is None:
         raise UsageError(f"{args.file}: cannot tell its target from the path; give --target")
     corpus_store.check_target(target)
-    if args.seconds <= 0:
-        raise UsageError("--seconds must be positive")
-    before = replay(target, [args.file])[0]
+    seconds_flag("--seconds", args.seconds)
+    if not corpus_store.readable(args.file):
+        raise UsageError(f"{args.file}: not a readable file")
+    out = args.output or args.file.with_name(args.file.name + ".min")
+    if out.is_dir():
+        out = out / (args.file.name + ".min")
+    # The first replay gets a share of the budget, not the usual 10 s per input: a huge input
+    # that takes longer than the whole budget to replay cannot be minimized in it.
+    before = replay(target, [args.file], timeout=max(1.0, min(10.0, args.seconds / 2)))[0]
+    if before.kind == "timeout":
+        raise UsageError(f"{args.file}: its replay alone takes longer than the budget "
+                         f"(--seconds {args.seconds:g}); give more time")
     if before.ok:
         print(f"{args.file}: passes the {target} check; nothing to minimize", file=sys.stderr)
         return 1
     data = args.file.read_bytes()
     print(f"{args.file}: {len(data)} bytes, {before.signature}")
-    out = args.output or args.file.with_name(args.file.name + ".min")
     small = minimize(target, args.file, seconds=args.seconds / 2)
     if small is not None and len(small) < len(data):
         corpus_store.atomic_write(out, small)

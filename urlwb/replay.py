@@ -24,7 +24,8 @@ import threading
 import time
 from collections.abc import Callable
 
-from urlwb import corpus_store, signatures
+from urlwb import children, corpus_store, signatures
+from urlwb.cliutil import seconds_flag
 from urlwb.errors import UsageError
 
 #: seconds allowed before the first input (imports, tables)
@@ -77,7 +78,7 @@ def _replay(target, paths, timeout, coverage_file, progress) -> list[Outcome]:
                 cmd.append(str(coverage_file))
             errpath = pathlib.Path(tmp, f"stderr-{start}")
             with open(errpath, "w+", encoding="utf-8", errors="replace") as err:
-                proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True,
+                proc = children.popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True,
                                         errors="replace", env=_child_env())
                 q: queue.Queue = queue.Queue()
                 threading.Thread(target=_reader, args=(proc.stdout, q), daemon=True).start()
@@ -89,7 +90,7 @@ def _replay(target, paths, timeout, coverage_file, progress) -> list[Outcome]:
                         timed_out = True
                         proc.send_signal(signal.SIGUSR1)   # faulthandler dumps the stack
                         time.sleep(0.5)
-                        proc.kill()
+                        children.kill_group(proc)
                         break
                     if line is None:
                         break
@@ -105,7 +106,7 @@ def _replay(target, paths, timeout, coverage_file, progress) -> list[Outcome]:
                         current = None
                         if progress:
                             progress(len(outcomes), len(paths))
-                proc.wait()
+                children.release(proc)
                 err.seek(0)
                 stderr = err.read()
             if not ready:
@@ -186,8 +187,7 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    if args.timeout <= 0:
-        raise UsageError("--timeout must be positive")
+    seconds_flag("--timeout", args.timeout)
     targets = corpus_store.resolve_targets(args.targets)
     for t in args.targets if args.targets != ["all"] else []:
         corpus_store.require_corpus(t)

@@ -12,12 +12,15 @@ The signature is :func:`urlwb.signatures.of_failure`'s, the one every part of th
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import fcntl
 import pathlib
 import shutil
 import sys
 
 from urlwb import corpus_store
+from urlwb.cliutil import seconds_flag
 from urlwb.errors import UsageError
 from urlwb.minimize import minimize as run_minimize
 from urlwb.minimize import shrink
@@ -99,8 +102,31 @@ def triage_artifact(target: str, artifact: pathlib.Path, *, minimize: bool = Tru
                    (len(data), len(small)))
 
 
+@contextlib.contextmanager
+def _exclusive(log):
+    """One triage at a time per working folder: a second one waits for the first (two would
+    file the same artifact twice, or move it from under each other)."""
+    path = corpus_store.work_root() / "triage.lock"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a+") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            log(f"  waiting for another urlwb triage on {corpus_store.work_root()} to finish")
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def triage(targets: list[str], *, minimize: bool = True, minimize_seconds: float = 30.0,
            log=print) -> list[Triaged]:
+    with _exclusive(log):
+        return _triage(targets, minimize, minimize_seconds, log)
+
+
+def _triage(targets, minimize, minimize_seconds, log) -> list[Triaged]:
     results = []
     for target in targets:
         for artifact in pending_artifacts(target):
@@ -121,8 +147,7 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    if args.minimize_seconds <= 0:
-        raise UsageError("--minimize-seconds must be positive")
+    seconds_flag("--minimize-seconds", args.minimize_seconds)
     targets = corpus_store.resolve_targets(args.targets)
     results = triage(targets, minimize=not args.no_minimize, minimize_seconds=args.minimize_seconds)
     counts = {v: sum(r.verdict == v for r in results) for v in ("new", "duplicate", "unreproducible")}

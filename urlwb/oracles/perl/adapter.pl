@@ -34,8 +34,8 @@ sub to_scalar_values {
 # octets: those are decoded as UTF-8, malformed sequences becoming U+FFFD.
 sub text {
     my ($s) = @_;
-    return undef unless defined $s;
-    return utf8::is_utf8($s) ? $s : Encode::decode('UTF-8', $s);
+    return $s if !defined $s || utf8::is_utf8($s) || $s !~ /[^\x00-\x7f]/;    # nothing to decode
+    return Encode::decode('UTF-8', $s);
 }
 
 sub components {
@@ -68,10 +68,11 @@ sub components {
     elsif ($u->can('host')) {    # file: the percent-decoded authority, no userinfo or port
         $host = $u->host;
     }
-    # Other URIs (mailto:, javascript:, unknown schemes) have no host: URI reads none.
+    # Other URIs (mailto:, javascript:, unknown schemes) have no host: URI reads none. data: and
+    # urn: have no query either (their path is everything up to the fragment).
     return {
         scheme => $u->scheme, username => text($username), password => text($password),
-        host => text($host), port => $port, path => text($u->path), query => text($u->query),
+        host => text($host), port => $port, path => text($u->path), query => text($u->can('query') ? $u->query : undef),
         fragment => text($u->fragment), href => text($u->as_string),
         # For debugging, ignored by the supervisor: an unknown scheme's authority is kept here.
         raw => { authority => $u->can('authority') ? text($u->authority) : undef },

@@ -43,7 +43,12 @@ def written_port(parser, input, base)
 end
 
 # - An opaque URI (mailto:x, javascript:x) has path nil and the rest in #opaque: sent as the path.
-# - Components are strings of the input's bytes; any not UTF-8 are scrubbed to U+FFFD.
+# - Components are strings of the input's bytes, some tagged US-ASCII (MailTo's): read as UTF-8,
+#   any bytes that are not UTF-8 scrubbed to U+FFFD.
+def utf8(str)
+  str.dup.force_encoding(Encoding::UTF_8).scrub("\uFFFD")
+end
+
 def components(parser, input, base)
   uri = base.nil? ? parser.parse(input) : parser.join(base, input)
   port = written_port(parser, input, base).to_s.empty? ? nil : uri.port
@@ -52,7 +57,7 @@ def components(parser, input, base)
     'port' => port, 'path' => uri.path || uri.opaque, 'query' => uri.query,
     'fragment' => uri.fragment, 'href' => uri.to_s
   }
-  fields.transform_values { |v| v.is_a?(String) ? v.scrub("\uFFFD") : v }
+  fields.transform_values { |v| v.is_a?(String) ? utf8(v) : v }
 end
 
 def answer(out)
@@ -72,9 +77,9 @@ def main(which)
     begin
       answer({ 'id' => id }.merge(components(parser, req['input'], req['base'])))
     rescue URI::Error => e
-      answer('id' => id, 'error' => "#{e.class}: #{e.message}".scrub("\uFFFD"))
+      answer('id' => id, 'error' => utf8("#{e.class}: #{e.message}"))
     rescue StandardError => e
-      answer('id' => id, 'crash' => "#{e.class}: #{e.message}".scrub("\uFFFD"))
+      answer('id' => id, 'crash' => utf8("#{e.class}: #{e.message}"))
     end
   end
 end

@@ -45,6 +45,13 @@ def test_never_rejects(perl):
     assert not any("error" in a for a in answers)
 
 
+def test_schemes_without_a_query(perl):
+    # URI::data and URI::urn have no query method: the path runs to the fragment.
+    data, urn = checks.ask_all(perl, ["data:text/plain,a?b#c", "urn:x:y?z"])
+    assert (data["path"], data["query"], data["fragment"]) == ("text/plain,a?b", None, "c")
+    assert (urn["path"], urn["query"], urn["host"]) == ("x:y?z", None, None)
+
+
 def test_hostile_strings_survive(perl):
     answers = checks.hostile_answers(perl)
     lone, nul, controls, astral, long = answers.values()

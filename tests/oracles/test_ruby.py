@@ -53,6 +53,9 @@ def test_components(ruby):
     assert (a["scheme"], a["username"], a["password"], a["host"], a["port"], a["path"], a["query"],
             a["fragment"], a["href"]) == ("http", "u", "", "[::1]", None, "/a", "", "", "http://u:@[::1]/a?#")
     assert ruby.parse("mailto:x@y")["path"] == "x@y"  # the opaque part
+    # URI::MailTo's parts are tagged US-ASCII; the adapter once crashed scrubbing them.
+    [a] = checks.ask_all(ruby, ["mailto:/a?#@evil.com"])
+    assert (a["path"], a["query"], a["fragment"]) == ("/a", "", "@evil.com")
 
 
 def test_hostile_strings_survive(ruby):

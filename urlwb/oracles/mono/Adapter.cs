@@ -49,17 +49,17 @@ static class Adapter
         }
     }
 
-    // The runtime's own version: Mono.Runtime.GetDisplayName() (internal, so through reflection),
-    // and System.dll's assembly version, where Uri lives.
+    // The runtime's own version, from Mono.Runtime.GetDisplayName() (internal, so through
+    // reflection): "6.8.0.105 (Debian 6.8.0.105+dfsg-3.3+deb12u1 Sat Jun 21 ...)" gives
+    // "Mono 6.8.0.105 (Debian 6.8.0.105+dfsg-3.3+deb12u1)", without the build date. System.dll's
+    // assembly version (4.0.0.0, where Uri lives) is the same in every Mono and says nothing.
     static string Version()
     {
-        string mono = "?";
         var runtime = Type.GetType("Mono.Runtime");
-        if (runtime != null) {
-            var display = runtime.GetMethod("GetDisplayName", BindingFlags.NonPublic | BindingFlags.Static);
-            if (display != null) mono = (string)display.Invoke(null, null);
-        }
-        return "Mono " + mono + " (System.dll " + typeof(Uri).Assembly.GetName().Version + ")";
+        var display = runtime == null ? null : runtime.GetMethod("GetDisplayName", BindingFlags.NonPublic | BindingFlags.Static);
+        if (display == null) return "Mono ? (.NET " + Environment.Version + ")";
+        string[] words = ((string)display.Invoke(null, null)).Split(' ');
+        return "Mono " + words[0] + (words.Length > 2 && words[1] == "(Debian" ? " (Debian " + words[2].TrimEnd(')') + ")" : "");
     }
 
     static List<KeyValuePair<string, object>> Parse(string input, string baseUrl)

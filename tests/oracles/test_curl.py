@@ -16,7 +16,7 @@ checks.require("curl", ["build/urlwb-curl"])
 
 @pytest.fixture(scope="module")
 def curl():
-    adapter = checks.start("curl", ["build/urlwb-curl"])
+    adapter = checks.start_command("curl", ["build/urlwb-curl"])
     yield adapter
     adapter.close()
 

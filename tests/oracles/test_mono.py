@@ -15,7 +15,7 @@ checks.require("mono", ["mono", "build/urlwb-mono.exe"])
 
 @pytest.fixture(scope="module")
 def mono():
-    adapter = checks.start("mono", ["mono", "build/urlwb-mono.exe"])
+    adapter = checks.start_command("mono", ["mono", "build/urlwb-mono.exe"])
     yield adapter
     adapter.close()
 

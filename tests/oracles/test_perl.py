@@ -14,7 +14,7 @@ checks.require("perl", ["perl"], check=["perl", "-MURI", "-e1"])
 
 @pytest.fixture(scope="module")
 def perl():
-    adapter = checks.start("perl", ["perl", "adapter.pl"])
+    adapter = checks.start_command("perl", ["perl", "adapter.pl"])
     yield adapter
     adapter.close()
 

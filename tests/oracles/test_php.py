@@ -13,7 +13,7 @@ checks.require("php", ["php"])
 
 @pytest.fixture(scope="module")
 def php():
-    adapter = checks.start("php", ["php", "adapter.php"])
+    adapter = checks.start_command("php", ["php", "adapter.php"])
     yield adapter
     adapter.close()
 

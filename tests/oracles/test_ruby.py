@@ -15,7 +15,7 @@ checks.require("ruby", ["ruby"])
 
 @pytest.fixture(scope="module", params=["rfc3986", "rfc2396"])
 def ruby(request):
-    adapter = checks.start("ruby", ["ruby", "adapter.rb", request.param])
+    adapter = checks.start_command("ruby", ["ruby", "adapter.rb", request.param])
     adapter.which = request.param
     yield adapter
     adapter.close()

@@ -15,7 +15,10 @@ import java.net.URISyntaxException;
  * (httpclient5; what its redirect handling resolves a Location with). {@code URIBuilder} parses
  * with {@code java.net.URI} and then, where {@code URI} found no server-based authority, reads the
  * authority itself ({@code URIAuthority.parse}): that second reading is what differs from
- * {@code java-uri}. Rejection: {@link URISyntaxException}.
+ * {@code java-uri}. Rejection: {@link URISyntaxException}, which {@code URIUtils.resolve} throws
+ * wrapped in an {@link IllegalArgumentException} by design (its source catches and rethrows it);
+ * any other {@code IllegalArgumentException} (e.g. {@code URIAuthority}'s "Port number" check on
+ * {@code :65536}) is undocumented: a crash.
  *
  * <p>Quirks, mapped here: scheme, userinfo, host and port are the builder's ({@code getUserInfo}
  * is decoded: it has no raw getter); {@code getHost()} strips an IPv6 address's brackets: put
@@ -44,6 +47,11 @@ final class ApacheHttpClient5 implements Oracle {
             uri = builder.build();
         } catch (URISyntaxException e) {
             return new Answer.Rejected(e);
+        } catch (IllegalArgumentException e) {
+            if (e.getCause() instanceof URISyntaxException cause) {
+                return new Answer.Rejected(cause);
+            }
+            throw e;
         }
         Components raw = JavaUri.components(uri);
         return Components.withUserinfo(builder.getScheme(), builder.getUserInfo(),

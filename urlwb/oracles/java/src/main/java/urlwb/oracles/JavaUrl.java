@@ -13,9 +13,11 @@ import java.net.URL;
  * {@code hashCode} (which resolve the host): {@link NetworkGuard} would answer crash if anything did.
  *
  * <p>Quirks: {@code URL} never decodes, so its getters are the raw components; {@code getRef()} is
- * the fragment; {@code getHost()} is "" when the URL has no authority at all ({@code mailto:a}):
- * sent as null when {@code getAuthority()} is null; an unknown scheme is rejected ("unknown
- * protocol", e.g. {@code javascript:}).
+ * the fragment. {@code getHost()} is "" both when the URL has no authority ({@code mailto:a}) and
+ * when its handler found no host in a non-empty authority (more than one '@':
+ * {@code http://a@b@c/}, where {@code getUserInfo()} is null too): both are sent as host null,
+ * like {@code java-uri}'s registry-based authority; "" stays "" only for an empty authority
+ * ({@code file:///x}). An unknown scheme is rejected ("unknown protocol", e.g. {@code javascript:}).
  */
 final class JavaUrl implements Oracle {
 
@@ -33,8 +35,11 @@ final class JavaUrl implements Oracle {
         } catch (MalformedURLException e) {
             return new Answer.Rejected(e);
         }
-        return Components.withUserinfo(url.getProtocol(), url.getUserInfo(),
-                url.getAuthority() == null ? null : url.getHost(),
+        String authority = url.getAuthority(), host = url.getHost();
+        if (authority == null || host == null || (host.isEmpty() && !authority.isEmpty())) {
+            host = null;
+        }
+        return Components.withUserinfo(url.getProtocol(), url.getUserInfo(), host,
                 Components.port(url.getPort()), url.getPath(), url.getQuery(), url.getRef(),
                 url.toExternalForm());
     }

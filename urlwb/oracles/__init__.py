@@ -22,7 +22,9 @@ cannot start (package or ``node`` missing) is skipped with a one-line reason.
 from __future__ import annotations
 
 import importlib
+import pathlib
 import re
+import traceback
 from typing import NamedTuple
 
 #: The special schemes and their default ports (https://url.spec.whatwg.org/#special-scheme).
@@ -60,8 +62,14 @@ FAILURE = Record(failure=True)
 NOT_APPLICABLE = None
 
 
-def crashed(exc: BaseException) -> Record:
-    return Record(failure=False, crash=f"{type(exc).__name__}: {exc}"[:300])
+def crashed(exc: BaseException, where: bool = False) -> Record:
+    """An "oracle crashed" record: the exception's type and message, and with ``where`` the
+    innermost frame of its traceback (for the engine: the line that broke its promise)."""
+    text = f"{type(exc).__name__}: {exc}"
+    if where and exc.__traceback__ is not None:
+        frame = traceback.extract_tb(exc.__traceback__)[-1]
+        text += f" (at {pathlib.Path(frame.filename).name}:{frame.lineno} in {frame.name})"
+    return Record(failure=False, crash=text[:400])
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

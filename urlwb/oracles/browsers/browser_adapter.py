@@ -168,10 +168,14 @@ class Browser:
                 os.dup2(source, target)  # inheritable: the browser's fds 3 and 4 for the pipe
             die_with_parent()
 
-        self.proc = subprocess.Popen(
-            command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-            env={**os.environ, **(env or {})}, process_group=0, preexec_fn=preexec,
-            pass_fds=tuple(fds or ()))
+        try:
+            self.proc = subprocess.Popen(
+                command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE, env={**os.environ, **(env or {})}, process_group=0,
+                preexec_fn=preexec, pass_fds=tuple(fds or ()))
+        except OSError:
+            shutil.rmtree(self.profile, ignore_errors=True)
+            raise
         self.stderr_tail: list[bytes] = []
         threading.Thread(target=self._drain_stderr, daemon=True).start()
         for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
@@ -225,15 +229,35 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def find_executable(env_var: str, candidates: list[str]) -> str:
-    """The browser's executable: ``$env_var`` if set, else the first candidate found."""
+#: Each browser's executable: an environment variable that names it, else the first candidate
+#: found (a path, or a command on PATH).
+EXECUTABLES = {
+    # Debian's binary first: /usr/bin/chromium is a launcher script that adds flags of its own.
+    "chromium": ("URLWB_CHROMIUM", ["/usr/lib/chromium/chromium", "chromium", "chromium-browser",
+                                    "google-chrome"]),
+    "firefox": ("URLWB_FIREFOX", ["firefox-esr", "firefox"]),
+}
+
+
+def which(kind: str) -> str | None:
+    """The executable of browser ``kind``, or None if it is not installed."""
+    env_var, candidates = EXECUTABLES[kind]
     if os.environ.get(env_var):
         return os.environ[env_var]
     for c in candidates:
         path = shutil.which(c) if "/" not in c else (c if os.access(c, os.X_OK) else None)
         if path:
             return path
-    raise SystemExit(f"none of {', '.join(candidates)} found (set {env_var})")
+    return None
+
+
+def find_executable(kind: str) -> str:
+    """The executable of browser ``kind``; exits with a one-line reason if it is missing."""
+    path = which(kind)
+    if path is None:
+        env_var, candidates = EXECUTABLES[kind]
+        raise SystemExit(f"{kind} not found: none of {', '.join(candidates)} (or set {env_var})")
+    return path
 
 
 def deadline_passed(start: float, seconds: float) -> bool:

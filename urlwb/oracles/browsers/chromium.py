@@ -80,35 +80,36 @@ def _pipe() -> tuple[int, int]:
 
 
 def start():
-    """Chromium with the pipe on its fds 3 and 4; (browser, pipe, page session)."""
-    executable = ba.find_executable("URLWB_CHROMIUM", [
-        "/usr/lib/chromium/chromium",  # Debian's binary, without the launcher script's extra flags
-        "chromium", "chromium-browser", "google-chrome"])
+    """Chromium with the pipe on its fds 3 and 4; (browser, pipe, page session, version)."""
+    executable = ba.find_executable("chromium")
     to_browser_r, to_browser_w = _pipe()
     from_browser_r, from_browser_w = _pipe()
     browser = ba.Browser("chromium", [executable, *FLAGS], fds={3: to_browser_r, 4: from_browser_w})
     os.close(to_browser_r)
     os.close(from_browser_w)
-    pipe = DevToolsPipe(to_browser_w, from_browser_r)
-    target = pipe.call("Target.createTarget", {"url": "about:blank"})["targetId"]
-    session = pipe.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
-    defined = pipe.call("Runtime.evaluate", {"expression": ba.BATCH_FUNCTION + "; 'ok'",
-                                             "returnByValue": True}, session)
-    if defined.get("exceptionDetails"):
-        raise RuntimeError(f"defining urlwbBatch: {defined['exceptionDetails']}")
-    return browser, pipe, session
+    try:
+        pipe = DevToolsPipe(to_browser_w, from_browser_r)
+        target = pipe.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        session = pipe.call("Target.attachToTarget",
+                            {"targetId": target, "flatten": True})["sessionId"]
+        defined = pipe.call("Runtime.evaluate", {"expression": ba.BATCH_FUNCTION + "; 'ok'",
+                                                 "returnByValue": True}, session)
+        if defined.get("exceptionDetails"):
+            raise RuntimeError(f"defining urlwbBatch: {defined['exceptionDetails']}")
+        version = pipe.call("Browser.getVersion")
+    except (OSError, RuntimeError, EOFError) as exc:
+        words = browser.last_words()
+        browser.close()
+        raise RuntimeError(f"{exc}; {words}") from None
+    return browser, pipe, session, version
 
 
 def main() -> None:
     started = time.monotonic()
-    browser = None
     try:
-        browser, pipe, session = start()
-        version = pipe.call("Browser.getVersion")
-    except (OSError, RuntimeError, EOFError) as exc:
-        ba.log(f"Chromium did not start: {exc}; {browser.last_words() if browser else ''}")
-        if browser:
-            browser.close()
+        browser, pipe, session, version = start()
+    except (OSError, RuntimeError) as exc:
+        ba.log(f"Chromium did not start: {exc}")
         sys.exit(1)
     ba.log(f"started in {time.monotonic() - started:.2f} s")
 

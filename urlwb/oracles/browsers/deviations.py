@@ -60,6 +60,17 @@ def _file_localhost(right: Record, peer: Record, input: str, base: str | None) -
             _equal_except(right, peer, "host"))
 
 
+# --- Firefox -----------------------------------------------------------------------------------
+
+#: The longest href Firefox ESR 153's URL constructor accepted (measured by bisection here; its
+#: pref network.standard-url.max-length, "the maximum allowed length for a URL", is 1048576).
+FIREFOX_MAX_HREF = 1_048_572
+
+
+def _too_long(right: Record, peer: Record, input: str, base: str | None) -> bool:
+    return right.ok and peer.failure and len(right.href or "") > FIREFOX_MAX_HREF
+
+
 # --- both --------------------------------------------------------------------------------------
 
 _SPACE_BEFORE_QUERY_OR_FRAGMENT = (
@@ -83,6 +94,9 @@ DEVIATIONS = [
     ("firefox", _opaque_trailing_space,
      _SPACE_BEFORE_QUERY_OR_FRAGMENT.format(
          browser="Firefox ESR 153", bug="https://bugzilla.mozilla.org/show_bug.cgi?id=1951963")),
+    ("firefox", _too_long,
+     "Firefox rejects a URL longer than its pref network.standard-url.max-length (1 MiB by "
+     "default, modules/libpref/init/StaticPrefList.yaml); the Standard sets no limit"),
     ("firefox", _caret_in_path,
      "Firefox ESR 153 encodes '^' in special URLs' paths only; whatwg/url#846 (2025-03) added "
      "it to the path percent-encode set for all: https://bugzilla.mozilla.org/show_bug.cgi?id=1951702"),

@@ -123,7 +123,7 @@ class Marionette:
 
 def start():
     """Firefox with Marionette on a port of its choosing; (browser, marionette, capabilities)."""
-    executable = ba.find_executable("URLWB_FIREFOX", ["firefox-esr", "firefox"])
+    executable = ba.find_executable("firefox")
     browser = ba.Browser(
         "firefox", [executable, "-headless", "-marionette", "-no-remote", "-profile", "{profile}"],
         env={"MOZ_HEADLESS": "1", "MOZ_CRASHREPORTER_DISABLE": "1", "MOZ_DISABLE_AUTO_SAFE_MODE": "1",
@@ -148,6 +148,10 @@ def start():
         session = marionette.call("WebDriver:NewSession", {"capabilities": {"alwaysMatch": {
             "timeouts": {"script": None}}}})
         marionette.call("WebDriver:Navigate", {"url": "about:blank"})
+    except (OSError, RuntimeError, EOFError) as exc:
+        words = browser.last_words()
+        browser.close()
+        raise RuntimeError(f"{exc}; {words}") from None
     except BaseException:
         browser.close()
         raise
@@ -158,7 +162,7 @@ def main() -> None:
     started = time.monotonic()
     try:
         browser, marionette, capabilities = start()
-    except (OSError, RuntimeError, EOFError) as exc:
+    except (OSError, RuntimeError) as exc:
         ba.log(f"Firefox did not start: {exc}")
         sys.exit(1)
     ba.log(f"started in {time.monotonic() - started:.2f} s")

@@ -44,7 +44,11 @@ def _file(right, peer, input, base):
 def _drive_letter(right, peer, input, base):
     # Windows drive letters ("C:", "C|"): Chromium recognizes them only in its Windows build
     # (url/url_canon_fileurl.cc, #ifdef WIN32); Firefox keeps "C|" apart too.
-    return _file(right, peer, input, base) and re.search(r"[A-Za-z][:|]", input + " " + (base or ""))
+    return _file(right, peer, input, base) and any(_DRIVE.search(s) for s in (input, base or ""))
+
+
+#: https://url.spec.whatwg.org/#windows-drive-letter, as the start of a path segment.
+_DRIVE = re.compile(r"(?:^|[/\\:\s])[A-Za-z][:|](?:[/\\?#\s]|$)")
 
 
 def _file_host(right, peer, input, base):
@@ -208,8 +212,10 @@ def main(argv=None) -> None:
     pairs = wpt + list(generate(args.generate, seed=args.seed))
     engine = EngineOracle()
     right = [engine.parse(to_usv(s), None if b is None else to_usv(b)) for s, b in pairs]
+    readings = {}
     for name in ("chromium", "firefox"):
         peers, version, seconds = run_browser(name, pairs)
+        readings[name] = peers
         clusters: dict[str, list[int]] = collections.defaultdict(list)
         for i, ((s, b), r, p) in enumerate(zip(pairs, right, peers)):
             if classify.classify(s, r, p) is not None:
@@ -225,6 +231,32 @@ def main(argv=None) -> None:
                 s, b = pairs[i]
                 print(f"         {s!r}" + (f" against {b!r}" if b else "") +
                       f": engine {_show(right[i])!r}, {name} {_show(peers[i])!r}")
+
+    print_three_way(pairs, right, readings["chromium"], readings["firefox"], args.examples)
+
+
+def print_three_way(pairs, right, chromium, firefox, examples: int) -> None:
+    """Each input by who agrees with whom: the Standard (engine), Chromium, Firefox."""
+    groups: dict[str, list[int]] = collections.defaultdict(list)
+    for i, (s, _) in enumerate(pairs):
+        ec = classify.classify(s, right[i], chromium[i]) is None
+        ef = classify.classify(s, right[i], firefox[i]) is None
+        cf = classify.classify(s, chromium[i], firefox[i]) is None
+        groups["all three agree" if ec and ef else
+               "Chromium alone differs" if ef else
+               "Firefox alone differs" if ec else
+               "both browsers agree, the Standard differs" if cf else
+               "all three differ"].append(i)
+    print("\n== the Standard, Chromium, Firefox")
+    for title, idx in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+        print(f"{len(idx):6}  {title}")
+        if title in ("all three agree",):
+            continue
+        for i in sorted(idx, key=lambda i: len(pairs[i][0]))[:examples]:
+            s, b = pairs[i]
+            print(f"         {s!r}" + (f" against {b!r}" if b else "") +
+                  f": Standard {_show(right[i])!r}, Chromium {_show(chromium[i])!r}, "
+                  f"Firefox {_show(firefox[i])!r}")
 
 
 if __name__ == "__main__":

@@ -4,12 +4,12 @@ cannot outlive its adapter.
 
 https://url.spec.whatwg.org/#dom-url-url
 
-Standard library only: this file is run by ``{python} chromium.py`` and ``{python} firefox.py``
-from this folder, not imported by the workbench.
+Standard library only: imported by ``chromium.py`` and ``firefox.py`` (run as ``{python}
+chromium.py`` in this folder), and by their tests; the workbench itself never imports it.
 
 Batching: a reader thread queues request lines as they arrive; the main loop takes every line that
-is waiting (up to ``MAX_BATCH`` requests or ``MAX_BATCH_CHARS`` code points), has the browser
-evaluate them in one call, writes the answers and flushes, and repeats. While the browser works,
+is waiting (up to ``MAX_BATCH`` requests or ``MAX_BATCH_BYTES`` bytes of request lines), has the
+browser evaluate them in one call, writes the answers and flushes, and repeats. While the browser works,
 the reader keeps reading, so the supervisor's writer never waits on us.
 
 The requests reach the browser as JSON text (ASCII, every non-ASCII code unit a ``\\uXXXX``
@@ -34,9 +34,10 @@ import threading
 import time
 
 PROTOCOL = "urlwb-oracle/1"
-#: Requests per call into the browser, and code points of input per call (a 1 MB input goes alone).
+#: Requests per call into the browser, and bytes of request lines per call (a 1 MB input goes
+#: alone).
 MAX_BATCH = 2000
-MAX_BATCH_CHARS = 2_000_000
+MAX_BATCH_BYTES = 2_000_000
 #: An error message the browser gives is cut to this length (Firefox's repeats the whole input).
 MAX_ERROR = 300
 
@@ -90,13 +91,13 @@ def serve(hello: dict, evaluate) -> None:
     ended = False
     while not ended:
         batch = [lines.get()]
-        chars = len(batch[0] or b"")
-        while batch[-1] is not None and len(batch) < MAX_BATCH and chars < MAX_BATCH_CHARS:
+        size = len(batch[0] or b"")
+        while batch[-1] is not None and len(batch) < MAX_BATCH and size < MAX_BATCH_BYTES:
             try:
                 batch.append(lines.get_nowait())
             except queue.Empty:
                 break
-            chars += len(batch[-1] or b"")
+            size += len(batch[-1] or b"")
         if batch[-1] is None:
             batch.pop()
             ended = True
@@ -127,6 +128,8 @@ def answer(lines: list[bytes], evaluate) -> list[dict]:
     if pairs:
         # ensure_ascii: lone surrogates travel as \udXXX escapes and JSON.parse restores them.
         results = evaluate(json.dumps(pairs))
+        if len(results) != len(pairs):
+            raise RuntimeError(f"{len(results)} answers from the browser for {len(pairs)} requests")
         answers += [{"id": id_, **result} for id_, result in zip(ids, results)]
     return answers
 

@@ -30,6 +30,7 @@ with atheris.instrument_imports(include=["engine"], exclude=["engine.punycode"])
 
 from urlwb import classify, corpus_store, oracles, signatures as signing
 from urlwb.diff import decode_case, encode_case
+from urlwb.shrink import first_index, shrink
 
 #: Every WHATWG oracle (the replay too: a finding filed against Node replays against Node).
 PARSERS = [p for p in oracles.WHATWG if p != "engine"]
@@ -85,24 +86,12 @@ def signatures(data: bytes) -> list[tuple[str, str, str]]:
 
 
 def minimize(input: str, base: str | None, signature: str, budget: int = 400) -> str:
-    """The shortest input found by removing chunks (halves down to single characters) while the
-    disagreement with the same signature persists."""
+    """The shortest input the workbench's shrinker (urlwb.shrink) finds within ``budget``
+    candidates while the disagreement with the same signature persists."""
     def same(s: str) -> bool:
         return any(sig == signature for sig, _, _ in disagreements(s, base))
 
-    chunk = max(1, len(input) // 2)
-    while chunk >= 1 and budget > 0:
-        i, changed = 0, False
-        while i < len(input) and budget > 0:
-            candidate = input[:i] + input[i + chunk:]
-            budget -= 1
-            if same(candidate):
-                input, changed = candidate, True
-            else:
-                i += chunk
-        if not changed:
-            chunk //= 2
-    return input
+    return shrink(input, lambda batch: first_index(batch, same), budget=budget)
 
 
 def TestOneInput(data: bytes) -> None:

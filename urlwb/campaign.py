@@ -266,7 +266,7 @@ def run(args) -> int:
         result = guarded(errors, "differential round", lambda: diff_round(
             out_dir / "differential", diff_seconds), default=None)
         record["diff"] = {"skipped": "the round failed (see Rounds that failed)"} if result is None \
-            else {"markdown": result.get("markdown", ""), "html": result.get("html", ""),
+            else {"markdown": result.get("markdown", ""),
                   "summary": result.get("summary", {})}
         record["wall_seconds"] = time.monotonic() - t_start
         write_report(record, out_dir, errors)

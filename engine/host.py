@@ -445,4 +445,7 @@ def serialize_ipv6(address: tuple[int, ...]) -> str:
 
 def hosts_equal(a: Host, b: Host) -> bool:
     """https://url.spec.whatwg.org/#concept-host-equals"""
+    for host in (a, b):
+        if not isinstance(host, (Domain, IPv4Address, IPv6Address, OpaqueHost, EmptyHost)):
+            raise TypeError(f"hosts_equal() takes hosts, not {type(host).__name__}")
     return type(a) is type(b) and a == b

@@ -115,6 +115,8 @@ PERCENT_ENCODE_SETS = {
 
 def percent_encode(byte: int) -> str:
     """https://url.spec.whatwg.org/#percent-encode"""
+    if byte.__class__ is not int or not 0 <= byte <= 0xFF:
+        raise TypeError(f"percent_encode() takes a byte (an int 0..255), not {byte!r}"[:120])
     return f"%{byte:02X}"
 
 

@@ -30,8 +30,9 @@ def _version(text: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def _rules() -> tuple[frozenset[str], frozenset[str]]:
-    """The list's rules and exception rules (without "!"), in ASCII, lowercase."""
+def _rules() -> tuple[frozenset[str], frozenset[str], int]:
+    """The list's rules and exception rules (without "!"), in ASCII, lowercase, and the most
+    labels any of them has."""
     from .idna import unicode_to_ascii
     from .failure import Failure
 
@@ -53,17 +54,22 @@ def _rules() -> tuple[frozenset[str], frozenset[str]]:
             except Failure:  # pragma: no cover - the list holds valid IDNs only
                 continue
         target.add(rule.lower())
-    return frozenset(rules), frozenset(exceptions)
+    most_labels = max(rule.count(".") + 1 for rule in rules | exceptions)
+    return frozenset(rules), frozenset(exceptions), most_labels
 
 
 LIST_VERSION = _version(_list_text())
 
 
 def _public_suffix_labels(labels: list[str]) -> int:
-    """How many rightmost labels of ``labels`` form the public suffix (the prevailing rule)."""
-    rules, exceptions = _rules()
+    """How many rightmost labels of ``labels`` form the public suffix (the prevailing rule).
+
+    No rule has more than ``most_labels`` labels, so only that many rightmost labels can match
+    one: the search stops there, and the time is linear in the domain's length (building every
+    suffix of a domain of many labels would be quadratic)."""
+    rules, exceptions, most_labels = _rules()
     best = 1  # the implicit "*" rule
-    for k in range(1, len(labels) + 1):
+    for k in range(1, min(len(labels), most_labels) + 1):
         suffix = ".".join(labels[-k:])
         # An exception rule prevails; its leftmost label is dropped.
         if suffix in exceptions:

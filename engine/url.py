@@ -1044,8 +1044,14 @@ def url_parse(input: str, base: URLRecord | None = None, *, encoding: str = _UTF
     return basic_url_parse(input, base, encoding=encoding, errors=errors)
 
 
+def _not_a_record(function: str, url: object) -> TypeError:
+    return TypeError(f"{function}() takes a URL record, not {type(url).__name__}")
+
+
 def serialize_path(url: URLRecord) -> str:
     """https://url.spec.whatwg.org/#url-path-serializer"""
+    if url.__class__ is not URLRecord:
+        raise _not_a_record("serialize_path", url)
     path = url.path
     if path.__class__ is str:
         return path
@@ -1055,8 +1061,11 @@ def serialize_path(url: URLRecord) -> str:
 
 def serialize_url(url: URLRecord, exclude_fragment: bool = False) -> str:
     """https://url.spec.whatwg.org/#concept-url-serializer"""
-    host = url.host
-    path = url.path
+    try:
+        host = url.host
+        path = url.path
+    except AttributeError:  # checked only when it fails: this runs for every URL the API makes
+        raise _not_a_record("serialize_url", url) from None
     output = url.scheme + ":"
     if host is not None:
         output += "//"
@@ -1110,6 +1119,8 @@ class Origin(tuple):
 
 def url_origin(url: URLRecord) -> Origin | OpaqueOrigin:
     """https://url.spec.whatwg.org/#concept-url-origin (no blob URL store here)"""
+    if url.__class__ is not URLRecord:
+        raise _not_a_record("url_origin", url)
     scheme = url.scheme
     if scheme == "blob":
         try:
@@ -1128,6 +1139,8 @@ def serialize_origin(origin: Origin | OpaqueOrigin) -> str:
     """https://html.spec.whatwg.org/multipage/browsers.html#ascii-serialisation-of-an-origin"""
     if isinstance(origin, OpaqueOrigin):
         return "null"
+    if not isinstance(origin, Origin):
+        raise TypeError(f"serialize_origin() takes an origin, not {type(origin).__name__}")
     scheme, host, port, _ = origin
     result = scheme + "://" + serialize_host(host)
     if port is not None:

@@ -35,8 +35,9 @@ with atheris.instrument_imports(include=["engine"], exclude=["engine.punycode"])
         if __name__ == "__main__" else contextlib.nullcontext():
     import engine  # noqa: F401  (instrumented for coverage; the oracle adapter calls it)
 
-from urlwb import classify, corpus_store, oracles
+from urlwb import classify, corpus_store, oracles, signatures as signing
 from urlwb.diff import decode_case, encode_case
+from urlwb.shrink import first_index, shrink
 
 try:  # the user's own oracles of [tool.urlwb.oracles] (urlwb.toml or pyproject.toml here)
     oracles.configure(config=True)
@@ -91,8 +92,8 @@ def disagreements(input: str, base: str | None, loaded=None) -> list[tuple[str, 
             continue
         detail = (f"{classify.TITLES[verdict.cls]}: input {input!r} base {base!r}: engine "
                   f"{_answer(mine)} / {name} {_answer(theirs)}")
-        out.append((f"{verdict.cls}:engine~{name}", name, detail))
-    return out
+        out.append((signing.of_differential(verdict.cls, name), name, detail))
+    return sorted(out, key=lambda found: classify.RANK[found[0].split(":")[0]])
 
 
 def _answer(r) -> str:
@@ -106,25 +107,18 @@ def check(data: bytes) -> None:
         raise AssertionError("; ".join(detail for _, _, detail in found))
 
 
+def signatures(data: bytes) -> list[tuple[str, str, str]]:
+    """The findings ``data`` shows now, as this target files them (urlwb.signatures)."""
+    return [("invariant", sig, detail) for sig, _, detail in disagreements(*decode_case(data))]
+
+
 def minimize(input: str, base: str | None, signature: str, budget: int = 400) -> str:
-    """The shortest input found by removing chunks (halves down to single characters) while the
-    disagreement with the same signature persists."""
+    """The shortest input the workbench's shrinker (urlwb.shrink) finds within ``budget``
+    candidates while the disagreement with the same signature persists."""
     def same(s: str) -> bool:
         return any(sig == signature for sig, _, _ in disagreements(s, base))
 
-    chunk = max(1, len(input) // 2)
-    while chunk >= 1 and budget > 0:
-        i, changed = 0, False
-        while i < len(input) and budget > 0:
-            candidate = input[:i] + input[i + chunk:]
-            budget -= 1
-            if same(candidate):
-                input, changed = candidate, True
-            else:
-                i += chunk
-        if not changed:
-            chunk //= 2
-    return input
+    return shrink(input, lambda batch: first_index(batch, same), budget=budget)
 
 
 def TestOneInput(data: bytes) -> None:

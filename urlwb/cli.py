@@ -11,6 +11,8 @@ import argparse
 import importlib
 import sys
 
+from urlwb.errors import UsageError
+
 #: subcommand -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "campaign": ("urlwb.campaign", "the main job: a bounded round over every target, then a report"),
@@ -29,10 +31,6 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "bench-fuzz": ("urlwb.bench_fuzz", "exec/s of each fuzz target on one core"),
     "compare-rev": ("urlwb.compare_rev", "the engine against its own version at a git revision"),
 }
-
-
-class UsageError(Exception):
-    """A bad flag, target or path: reported in one line, exit status 2."""
 
 
 class _Parser(argparse.ArgumentParser):

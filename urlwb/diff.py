@@ -26,7 +26,7 @@ import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from urlwb.cli import UsageError
+from urlwb.errors import UsageError
 
 DEFAULT_OUT = pathlib.Path("reports") / "diff"
 WITNESSES = 3

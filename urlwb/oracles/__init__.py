@@ -27,7 +27,9 @@ declared by an ``oracles.toml`` in a folder here (:mod:`urlwb.oracles.manifests`
 from __future__ import annotations
 
 import importlib
+import pathlib
 import re
+import traceback
 from typing import NamedTuple
 
 from urlwb.oracles import manifests
@@ -70,8 +72,14 @@ FAILURE = Record(failure=True)
 NOT_APPLICABLE = None
 
 
-def crashed(exc: BaseException) -> Record:
-    return Record(failure=False, crash=f"{type(exc).__name__}: {exc}"[:300])
+def crashed(exc: BaseException, where: bool = False) -> Record:
+    """An "oracle crashed" record: the exception's type and message, and with ``where`` the
+    innermost frame of its traceback (for the engine: the line that broke its promise)."""
+    text = f"{type(exc).__name__}: {exc}"
+    if where and exc.__traceback__ is not None:
+        frame = traceback.extract_tb(exc.__traceback__)[-1]
+        text += f" (at {pathlib.Path(frame.filename).name}:{frame.lineno} in {frame.name})"
+    return Record(failure=False, crash=text[:400])
 
 
 def crash_record(reason: str) -> Record:

@@ -56,6 +56,8 @@ class EngineOracle(Oracle):
             return self.record(self._parse(input, base_url))
         except Failure:
             return FAILURE
+        except Exception as exc:  # noqa: BLE001 - the engine must only raise Failure: a finding
+            return crashed(exc, where=True)
 
 
 def _git_head() -> str:

@@ -1,5 +1,6 @@
 """Property failures reach the regression corpus: records, the database export, the bridge."""
 
+import argparse
 import importlib.util
 import json
 import pathlib
@@ -94,8 +95,9 @@ def test_export_files_each_failure_under_properties_with_a_sidecar_naming_the_pr
     assert "0 filed" in capsys.readouterr().out.splitlines()[-1]
 
 
-def test_a_failing_state_machine_files_its_shrunk_run_as_a_record(tmp_path, monkeypatch):
+def test_a_failing_state_machine_only_raises_and_export_files_its_shrunk_run(tmp_path, monkeypatch):
     from hypothesis import settings as hsettings
+    from hypothesis.database import InMemoryExampleDatabase
     from hypothesis.stateful import run_state_machine_as_test
 
     from properties import invariants, machines
@@ -108,16 +110,24 @@ def test_a_failing_state_machine_files_its_shrunk_run_as_a_record(tmp_path, monk
 
     monkeypatch.setenv("URLWB_CORPUS", str(tmp_path / "corpus"))
     monkeypatch.setattr(invariants, "check_host_idempotence", planted)
+    database = InMemoryExampleDatabase()
     with pytest.raises(AssertionError, match="planted fault"):
         run_state_machine_as_test(machines.HostMachine, settings=hsettings(
-            max_examples=200, database=None, derandomize=True, deadline=None))
-    sidecars = list((tmp_path / "corpus" / "properties" / "regress").glob("*.json"))
+            max_examples=200, database=database, deadline=None))
+    regress = tmp_path / "corpus" / "properties" / "regress"
+    assert not regress.exists(), "the machine filed something itself: machines only raise"
+    # export-hypothesis replays the saved run, recovers its record and files it
+    args = argparse.Namespace(database=None, property=["HostMachine"], dry_run=False)
+    monkeypatch.setattr(export_hypothesis, "DirectoryBasedExampleDatabase", lambda path: database)
+    monkeypatch.setattr(export_hypothesis.profiles, "DATABASE_PATH", tmp_path)
+    assert export_hypothesis.run(args) == 0
+    sidecars = list(regress.glob("*.json"))
     assert len(sidecars) == 1
     sidecar = json.loads(sidecars[0].read_text())
     # the fresh interpreter's replay has no planted fault: filed, and marked as such
     assert sidecar["property"] == "HostMachine" and sidecar["kind"] == "unreproducible"
-    name, args = replay.decode_record(sidecars[0].with_suffix("").read_bytes())
-    assert name == "HostMachine" and any("." in t for t in args["texts"])
+    name, args_ = replay.decode_record(sidecars[0].with_suffix("").read_bytes())
+    assert name == "HostMachine" and any("." in t for t in args_["texts"])
 
 
 def test_a_setter_machine_record_replays_with_the_ada_differential():

@@ -109,7 +109,8 @@ def check(data: bytes) -> None:
 
 def signatures(data: bytes) -> list[tuple[str, str, str]]:
     """The findings ``data`` shows now, as this target files them (urlwb.signatures)."""
-    return [("invariant", sig, detail) for sig, _, detail in disagreements(*decode_case(data))]
+    input, base = decode_case(data)
+    return [("invariant", sig, detail) for sig, _, detail in disagreements(input, base, _replay_oracles())]
 
 
 def minimize(input: str, base: str | None, signature: str, budget: int = 400) -> str:

@@ -22,7 +22,7 @@ import sys
 import time
 from collections import Counter
 
-from urlwb.cli import UsageError
+from urlwb.errors import UsageError
 
 #: the protocol's hostile strings, each of which must come back as an answer (any answer)
 HOSTILE = [

@@ -1,8 +1,9 @@
 """The supervisor: one child process per oracle outside the workbench, fed, timed and restarted.
 
-Protocol: ``urlwb/oracles/PROTOCOL.md``. Each child runs in a process group of its own with a
-parent-death signal (SIGKILL), so that none outlives the workbench, however it dies; on a normal
-end its standard input is closed and the group killed. A child is fed by three threads of its
+Protocol: ``urlwb/oracles/PROTOCOL.md``. Each child is started by :mod:`urlwb.children` (a
+process group of its own, a parent-death signal, and the reaper that kills its group when the
+workbench dies), so that none outlives the workbench, however it dies; on a normal end its
+standard input is closed, it has ``EXIT_GRACE`` seconds to exit, and its group is killed. A child is fed by three threads of its
 own (a writer of requests, a reader of answers, a drain of its standard error); the thread that
 asks (:meth:`Supervised.run`) keeps up to ``window`` requests in flight, matches answers by id,
 and holds the oldest unanswered request to its deadline.
@@ -25,18 +26,16 @@ What goes wrong, and what happens (each counted, none silent):
 
 from __future__ import annotations
 
-import atexit
 import collections
-import ctypes
 import json
 import os
 import queue
-import signal
 import subprocess
 import threading
 import time
 from collections import Counter, OrderedDict
 
+from urlwb import children
 from urlwb.oracles import NOT_APPLICABLE, Oracle, Unavailable, crash_record, hang_record, manifests, protocol
 from urlwb.oracles.hosts import HostAnswer, HostOracle
 
@@ -47,41 +46,22 @@ STDERR_LINES = 20
 #: seconds a child has to exit after its standard input is closed, before its group is killed
 EXIT_GRACE = 2.0
 
-_PR_SET_PDEATHSIG = 1
-try:
-    _prctl = ctypes.CDLL(None, use_errno=True).prctl
-    _prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
-except (OSError, AttributeError):  # not Linux: the process group and end of input remain
-    _prctl = None
-
-
-def _die_with_parent(parent: int):
-    """``preexec_fn``: SIGKILL when the thread that started us ends (the spawner thread lives as
-    long as the workbench); if the workbench already died between fork and here, exit."""
-    def pre():
-        if _prctl is not None:
-            _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        if os.getppid() != parent:
-            os._exit(1)
-    return pre
-
-
 class _Spawner:
-    """Starts every child from one long-lived thread: the parent-death signal fires when the
-    *thread* that forked a child ends, so children must not be forked by short-lived threads."""
+    """Starts every child from one long-lived thread, through :func:`urlwb.children.popen` (a
+    process group of its own, a parent-death signal, the reaper that kills the group when the
+    workbench dies): the parent-death signal fires when the *thread* that forked a child ends, so
+    children must not be forked by the short-lived threads that ask."""
 
     def __init__(self):
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
-        #: pid -> process group of every child alive, killed at exit
-        self.live: dict[int, int] = {}
 
     def _serve(self):
         while True:
             args, kwargs, box, done = self._jobs.get()
             try:
-                box.append(subprocess.Popen(*args, **kwargs))
+                box.append(children.popen(*args, **kwargs))
             except BaseException as exc:  # noqa: BLE001 - handed back to the caller, raised there
                 box.append(exc)
             done.set()
@@ -93,29 +73,14 @@ class _Spawner:
                 self._thread.start()
         box: list = []
         done = threading.Event()
-        kwargs.update(start_new_session=True, preexec_fn=_die_with_parent(os.getpid()))
         self._jobs.put(((command,), kwargs, box, done))
         done.wait()
         if isinstance(box[0], BaseException):
             raise box[0]
-        self.live[box[0].pid] = box[0].pid
         return box[0]
-
-    def kill_all(self):
-        for pid in list(self.live):
-            _killpg(pid)
-        self.live.clear()
-
-
-def _killpg(pgid: int) -> None:
-    try:
-        os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 SPAWNER = _Spawner()
-atexit.register(SPAWNER.kill_all)
 
 
 class _Child:
@@ -205,12 +170,7 @@ class _Child:
         if self.killed:
             return
         self.killed = True
-        _killpg(self.proc.pid)
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
-        SPAWNER.live.pop(self.proc.pid, None)
+        children.release(self.proc)  # its whole group, then the reaper forgets it
         self.requests.put(None)
 
     def close(self) -> None:
@@ -223,12 +183,7 @@ class _Child:
         except subprocess.TimeoutExpired:
             pass
         self.killed = True
-        _killpg(self.proc.pid)
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
-        SPAWNER.live.pop(self.proc.pid, None)
+        children.release(self.proc)
 
 
 class _Pending:

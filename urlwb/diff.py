@@ -759,8 +759,12 @@ def write_report(res: DiffResult, out: pathlib.Path, title: str = "Differential 
     paths = [out / "report.md", out / "report.html", out / "findings.json", out / "summary.json"]
     paths[0].write_text(md, encoding="utf-8")
     paths[1].write_text(html_report(md, res, title), encoding="utf-8")
-    paths[2].write_text(json.dumps(findings_json(res), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    paths[3].write_text(json.dumps(summarize(res), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    # A parser may answer with a lone surrogate (a Java or JavaScript string can hold one): in a
+    # JSON string, backslashreplace writes it as its own escape (\udc80), which reads back as is.
+    paths[2].write_text(json.dumps(findings_json(res), indent=1, ensure_ascii=False) + "\n",
+                        encoding="utf-8", errors="backslashreplace")
+    paths[3].write_text(json.dumps(summarize(res), indent=1, ensure_ascii=False) + "\n",
+                        encoding="utf-8", errors="backslashreplace")
     return paths
 
 

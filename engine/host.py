@@ -12,7 +12,14 @@ import re
 
 from .failure import Failure
 from .idna import domain_to_ascii
-from .infra import ASCII_DIGITS, ASCII_HEX_DIGITS, to_scalar_value_string
+from .infra import (
+    ASCII_DIGITS,
+    ASCII_HEX_DIGITS,
+    FORBIDDEN_DOMAIN_CODE_POINTS,
+    FORBIDDEN_HOST_CODE_POINTS,
+    character_class,
+    to_scalar_value_string,
+)
 from .percent_encoding import C0_CONTROL_PERCENT_ENCODE_SET, _utf8_percent_encode, percent_decode
 
 __all__ = [
@@ -76,14 +83,9 @@ class IPv6Address(tuple):
 
 Host = Domain | IPv4Address | IPv6Address | OpaqueHost | EmptyHost
 
-# https://url.spec.whatwg.org/#forbidden-host-code-point
-FORBIDDEN_HOST_CODE_POINTS = frozenset("\x00\t\n\r #/:<>?@[\\]^|")
-# https://url.spec.whatwg.org/#forbidden-domain-code-point
-FORBIDDEN_DOMAIN_CODE_POINTS = (
-    FORBIDDEN_HOST_CODE_POINTS | frozenset(map(chr, range(0x20))) | frozenset("%\x7f")
-)
-
-_forbidden_host = re.compile("[\x00\t\n\r #/:<>?@\\[\\\\\\]^|]").search
+# FORBIDDEN_HOST_CODE_POINTS and FORBIDDEN_DOMAIN_CODE_POINTS are engine.infra's (defined there
+# once, for this module and engine.idna).
+_forbidden_host = re.compile(character_class(FORBIDDEN_HOST_CODE_POINTS)).search
 _percent_encoded_byte = re.compile("%[0-9A-Fa-f]{2}").search
 # https://url.spec.whatwg.org/#url-code-points, with U+0025 (%) added, as the opaque-host parser
 # checks them.

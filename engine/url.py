@@ -26,7 +26,7 @@ from .host import (
     parse_ipv6,
     serialize_host,
 )
-from .infra import ASCII_ALPHA, to_scalar_value_string
+from .infra import ASCII_ALPHA, FORBIDDEN_HOST_CODE_POINTS, character_class, to_scalar_value_string
 from .percent_encoding import (
     C0_CONTROL_PERCENT_ENCODE_SET,
     FRAGMENT_PERCENT_ENCODE_SET,
@@ -285,9 +285,9 @@ def _fail(errors: list[str] | None, name: str) -> Failure:
 # machine, which alone reports validation errors.
 def _printable_ascii_not_in(encode_set, *also: str) -> str:
     """A character class: printable ASCII other than the set's members and ``also``."""
-    return "[" + re.escape("".join(
+    return character_class(
         c for c in map(chr, range(0x21, 0x7F)) if ord(c) not in encode_set.ascii and c not in also
-    )) + "]"
+    )
 
 
 # The userinfo with its "@", or "" (one group, always there). Neither its username nor its
@@ -296,7 +296,8 @@ _USERINFO = (f"((?:{_printable_ascii_not_in(USERINFO_PERCENT_ENCODE_SET)}*+"
              f"(?::{_printable_ascii_not_in(USERINFO_PERCENT_ENCODE_SET)}*+)?@)?)")
 _IPV6 = r"\[[0-9A-Fa-f:.]++\]"
 _DOMAIN = r"[A-Za-z0-9_.\-]"  # ASCII, no "%": the domain parser lowercases it, nothing else
-_OPAQUE_HOST = r"[^\x00-\x20#/:<>?@\[\\\]^|\x7f-\U0010ffff]"  # no forbidden host code point
+# An opaque host with nothing to percent-encode: no forbidden host code point, printable ASCII.
+_OPAQUE_HOST = _printable_ascii_not_in(C0_CONTROL_PERCENT_ENCODE_SET, *FORBIDDEN_HOST_CODE_POINTS)
 _PORT = r"(?::([0-9]*+))?"
 
 

@@ -293,9 +293,10 @@ def _path_absolute(form: str, special: bool) -> str:
     return f"(?P<{form}_path>/{unit}*+)"
 
 
-def _query_fragment(form: str, query_set) -> str:
+def _query_fragment(form: str, special: bool) -> str:
     """["?" query] ["#" fragment] (groups ``form``_query and ``form``_fragment), of code points
-    their percent-encode sets leave alone."""
+    their percent-encode sets leave alone (the query's, by special)."""
+    query_set = SPECIAL_QUERY_PERCENT_ENCODE_SET if special else QUERY_PERCENT_ENCODE_SET
     return (f"(?:\\?(?P<{form}_query>{_printable_ascii_not_in(query_set, '#')}*+))?"
             f"(?:#(?P<{form}_fragment>{_printable_ascii_not_in(FRAGMENT_PERCENT_ENCODE_SET)}*+))?")
 
@@ -307,21 +308,21 @@ _fast = re.compile(
     # A special URL but file: scheme "://" [userinfo "@"] host [":" port] [path] [query] [fragment].
     f"(?P<special>(?P<special_scheme>{_SPECIAL_NOT_FILE})://{_userinfo('special_userinfo')}"
     f"(?P<special_host>{_DOMAIN}++|{_IPV6}){_port('special_port')}"
-    f"{_path_absolute('special', True)}?{_query_fragment('special', SPECIAL_QUERY_PERCENT_ENCODE_SET)})"
+    f"{_path_absolute('special', True)}?{_query_fragment('special', True)})"
     # A file URL: "file://" host (maybe empty) [path] [query] [fragment].
     f"|(?P<file>(?i:file)://(?P<file_host>{_DOMAIN}*+|{_IPV6})"
-    f"{_path_absolute('file', True)}?{_query_fragment('file', SPECIAL_QUERY_PERCENT_ENCODE_SET)})"
+    f"{_path_absolute('file', True)}?{_query_fragment('file', True)})"
     # Another scheme, ":", then one of three forms:
     f"|{_NOT_SPECIAL}(?P<scheme>{_SCHEME}):(?:"
     # "//" [userinfo "@"] host [":" port] [path] [query] [fragment];
     f"(?P<authority>//{_userinfo('authority_userinfo')}"
     f"(?P<authority_host>{_OPAQUE_HOST}*+|{_IPV6}){_port('authority_port')}"
-    f"{_path_absolute('authority', False)}?{_query_fragment('authority', QUERY_PERCENT_ENCODE_SET)})"
+    f"{_path_absolute('authority', False)}?{_query_fragment('authority', False)})"
     # or a path (not from "//") [query] [fragment];
     f"|(?P<absolute>(?!//){_path_absolute('absolute', False)}"
-    f"{_query_fragment('absolute', QUERY_PERCENT_ENCODE_SET)})"
+    f"{_query_fragment('absolute', False)})"
     # or an opaque path [query] [fragment].
-    f"|(?P<opaque>(?P<opaque_path>{_OPAQUE_PATH}){_query_fragment('opaque', QUERY_PERCENT_ENCODE_SET)}))"
+    f"|(?P<opaque>(?P<opaque_path>{_OPAQUE_PATH}){_query_fragment('opaque', False)}))"
 ).fullmatch
 # https://url.spec.whatwg.org/#concept-ipv4-serializer's output: four decimal numbers 0 to 255.
 _OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
@@ -953,8 +954,9 @@ class _BasicURLParser:
         end = _SEGMENT_END[True, True](self.input, pointer).start()  # (the same delimiters)
         buffer = self.input[pointer:end]
         # 1. c is EOF, "/", "\\", "?" or "#", read again by the next state:
-        # 1.1. Without state override, a Windows drive letter: file-invalid-Windows-drive-letter-host
-        # validation error; path state. (buffer is not reset: the path state uses it.)
+        # 1.1. Without state override, a Windows drive letter:
+        # file-invalid-Windows-drive-letter-host validation error; path state. (buffer is not
+        # reset: the path state uses it.)
         if state_override is None and _is_windows_drive_letter(buffer):
             if self.errors is not None:
                 self.errors.append("file-invalid-Windows-drive-letter-host")
@@ -1236,7 +1238,8 @@ def basic_url_parse_state_machine(
     # 9. Keep running the state machine: each state's method returns the next state and the
     # index of its c, until one returns. (A containment test where a comparison would do: a
     # fuzzer's instrumentation traces comparisons, and this one is never worth tracing.)
-    functions = _STATE_FUNCTIONS_WHOLE_PATH if (errors is None) & (state_override is None) else _STATE_FUNCTIONS
+    nobody_listens = (errors is None) & (state_override is None)
+    functions = _STATE_FUNCTIONS_WHOLE_PATH if nobody_listens else _STATE_FUNCTIONS
     while state not in _RETURNS:
         state, pointer = functions[state](parser, pointer)
     # 10. Return url (with state override, a state may have returned nothing instead).

@@ -37,7 +37,8 @@ def test_forbidden_host_code_points_are_the_standards():
 
 def test_forbidden_domain_code_points_are_the_standards():
     # "a forbidden host code point, a C0 control, U+0025 (%), or U+007F DELETE."
-    expected = set(infra.FORBIDDEN_HOST_CODE_POINTS) | {chr(cp) for cp in range(0x20)} | {"%", "\x7f"}
+    c0_controls = {chr(cp) for cp in range(0x20)}
+    expected = set(infra.FORBIDDEN_HOST_CODE_POINTS) | c0_controls | {"%", "\x7f"}
     assert infra.FORBIDDEN_DOMAIN_CODE_POINTS == expected
 
 
@@ -62,7 +63,8 @@ DERIVED = {
     # nothing the opaque-host parser would percent-encode).
     "fast path: opaque host code point": (
         url._OPAQUE_HOST,
-        lambda c: c not in infra.FORBIDDEN_HOST_CODE_POINTS and c not in C0_CONTROL_PERCENT_ENCODE_SET),
+        lambda c: (c not in infra.FORBIDDEN_HOST_CODE_POINTS
+                   and c not in C0_CONTROL_PERCENT_ENCODE_SET)),
 }
 
 
@@ -85,7 +87,8 @@ def test_derived_classes_are_not_trivial():
 @pytest.mark.parametrize("seed", range(8))
 def test_character_class(seed):
     rng = random.Random(seed)
-    chosen = {chr(rng.choice([rng.randrange(0x80), rng.randrange(0x110000)])) for _ in range(rng.randrange(1, 40))}
+    chosen = {chr(rng.choice([rng.randrange(0x80), rng.randrange(0x110000)]))
+              for _ in range(rng.randrange(1, 40))}
     chosen |= {chr(cp) for cp in range(0x5A, 0x5F)}  # "Z[\\]^", a run and the class's own syntax
     assert matched(infra.character_class(chosen)) == "".join(sorted(chosen))
     others = EVERY_CODE_POINT.translate(dict.fromkeys(map(ord, chosen)))

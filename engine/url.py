@@ -1202,6 +1202,11 @@ def basic_url_parse_state_machine(
     dispatched by _STATE_FUNCTIONS. ``state_override`` is one of the states the API's setters
     give (OVERRIDE_STATES).
     """
+    # The input is a scalar value string (the API's USVString) before any step: a lone surrogate
+    # is U+FFFD first, so that removing a tab or newline (step 3) cannot join a high and a low
+    # surrogate into a pair.
+    if input.__class__ is str and not input.isascii():
+        input = to_scalar_value_string(input)
     # (The usual parse, of a string by the API, is told apart with one test, its conditions
     # combined without branching: a fuzzer's instrumentation counts every branch taken.)
     if (url is None) & (state_override is None) & (encoding is _UTF_8) & (input.__class__ is str):
@@ -1229,8 +1234,6 @@ def basic_url_parse_state_machine(
             encoding = None
     if not isinstance(base, _URL_RECORD_OR_NONE):
         raise TypeError("basic_url_parse() takes a URLRecord as base")
-    if not input.isascii():
-        input = to_scalar_value_string(input)
     # 6./7. buffer, atSignSeen, insideBrackets, passwordTokenSeen: the parser's.
     parser = _BasicURLParser(input, base, url, state_override, encoding, errors)
     # 8. Let pointer be a pointer for input.

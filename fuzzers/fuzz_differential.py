@@ -36,7 +36,7 @@ with atheris.instrument_imports(include=["engine"], exclude=["engine.punycode"])
     import engine  # noqa: F401  (instrumented for coverage; the oracle adapter calls it)
 
 from urlwb import classify, corpus_store, oracles, signatures as signing
-from urlwb.diff import decode_case, encode_case
+from urlwb.differential import decode_case, encode_case
 from urlwb.shrink import first_index, shrink
 
 try:  # the user's own oracles of [tool.urlwb.oracles] (urlwb.toml or pyproject.toml here)

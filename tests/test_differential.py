@@ -8,7 +8,7 @@ import pathlib
 import pytest
 
 from urlwb import classify, cli, generate, oracles
-from urlwb.diff import decode_case, encode_case
+from urlwb.differential import decode_case, encode_case
 from urlwb.oracles import FAILURE, Record, from_api
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -112,7 +112,8 @@ def test_agreement_is_no_verdict():
 def test_host_difference_outranks_everything_and_keeps_its_cause():
     v = classify.classify("http://a\\b@evil.com/", rec(host="a", path="/b@evil.com/"),
                           rec(host="evil.com", username="a\\b", path="/"), True)
-    assert (v.cls, v.cause) == ("host-origin", "slash")
+    assert (v.cls, v.cause) == ("host-origin", "backslash")
+    assert classify.confusion(v.cls, v.cause) == "backslash"
 
 
 def test_one_failure_is_accept_reject():
@@ -121,7 +122,10 @@ def test_one_failure_is_accept_reject():
 
 
 @pytest.mark.parametrize("input, a, b, cls", [
-    ("http://a/x\\y", rec(path="/x/y"), rec(path="/x%5Cy"), "slash"),
+    ("http://a/x\\y", rec(path="/x/y"), rec(path="/x%5Cy"), "backslash"),
+    ("http:///a/x", rec(path="/x"), rec(host="", path="/a/x"), "host-origin"),
+    ("http:a/x", rec(path="/x"), rec(path="/a/x"), "slashes"),
+    ("foo://a/b/../c", rec(scheme="foo", path="/c"), rec(scheme="foo", path="/b/../c"), "scheme-mixup"),
     ("http://a/%2e%2e/y", rec(path="/y"), rec(path="/%2e%2e/y"), "pct-delimiter"),
     ("http://a/x/../y", rec(path="/y"), rec(path="/x/../y"), "path"),
     ("http://a/?q'", rec(query="q%27"), rec(query="q'"), "query-fragment"),
@@ -157,8 +161,8 @@ def test_generation_is_deterministic_and_reaches_every_ingredient():
     found = set()
     for i, _ in a:
         found.update(classify.ingredients(i))
-    assert {"scheme", "slash", "userinfo", "pct-delimiter", "whitespace", "ipv4", "idna", "port",
-            "path"} <= found
+    assert {"scheme", "slashes", "backslash", "userinfo", "pct-delimiter", "scheme-mixup",
+            "whitespace", "ipv4", "idna", "port", "path"} <= found
     assert any(b is not None for _, b in a)
 
 
@@ -201,15 +205,25 @@ def test_diff_writes_a_report_for_many_inputs(tmp_path, capsys):
     assert summary["parsers"]["ada_url"]["disagreements"] == 0
     assert summary["parsers"]["urllib"]["by_class"].get("host-origin", 0) > 0
     assert "<script" not in html and "<link" not in html and "<table>" in html
+    # the Claroty-style matrix leads, a cell linked to its witness's full row
+    assert md.index("## Confusion matrix") < md.index("## Parsers")
+    assert "](#witness-1)" in md and "### Witness 1" in md and 'id="witness-1"' in html
+    assert "## Both accept, different hosts" in md
+    # the WHATWG family's findings for export-wpt; each other parser's in a file of its own
     findings = json.loads((tmp_path / "r" / "findings.json").read_text(encoding="utf-8"))
-    assert any(x["input"] == "http://0x7f.1/" and x["parser"] == "urllib" for x in findings)
+    assert all(x["family"] == "whatwg" for x in findings) and not any(x["parser"] == "urllib" for x in findings)
+    urllib = json.loads((tmp_path / "r" / "parsers" / "urllib.json").read_text(encoding="utf-8"))
+    assert urllib["parser"] == "urllib" and urllib["language"] == "Python"
+    case = next(c for c in urllib["cases"] if c["input"] == "http://0x7f.1/")
+    assert case["standard"]["host"] == "127.0.0.1" and case["parser"]["host"] == "0x7f.1"
 
 
-def test_campaign_round_returns_markdown_html_and_summary(tmp_path):
+def test_campaign_round_returns_markdown_and_summary(tmp_path):
     from urlwb.diff import campaign_round
     out = campaign_round(tmp_path, seconds=1)
     assert out["summary"]["sources"]["wpt"] > 800
-    assert out["markdown"].startswith("# Differential round") and "<table>" in out["html"]
+    assert out["markdown"].startswith("# Differential round")
+    assert "<table>" in (tmp_path / "diff" / "report.html").read_text(encoding="utf-8")
     assert all("version" in p for p in out["summary"]["parsers"].values())
 
 

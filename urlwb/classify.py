@@ -26,6 +26,7 @@ import re
 import sys
 from typing import NamedTuple
 
+import engine
 from urlwb import oracles
 from urlwb.oracles import SPECIAL_SCHEMES, Record
 
@@ -36,9 +37,11 @@ CLASSES: list[tuple[str, str]] = [
     ("host-origin", "host or origin differs while both accept (SSRF-relevant)"),
     ("accept-reject", "one accepts, one rejects"),
     ("scheme", "scheme confusion"),
-    ("slash", "slash or backslash confusion"),
+    ("slashes", "slashes confusion (too few or too many after the scheme)"),
+    ("backslash", "backslash confusion"),
     ("userinfo", "userinfo / @ confusion"),
-    ("pct-delimiter", "percent-encoded delimiter confusion (%2F %5C %2E %40 %23 %3F)"),
+    ("pct-delimiter", "URL-encoded data confusion (%2F %5C %2E %40 %23 %3F)"),
+    ("scheme-mixup", "scheme mixup (a scheme other than http(s) read as another)"),
     ("whitespace", "whitespace and control-character stripping"),
     ("ipv4", "IPv4 shorthand / radix"),
     ("idna", "IDNA mapping"),
@@ -107,12 +110,18 @@ def ingredients(input: str) -> list[str]:
         found.append("scheme")
     after = input[m.end():] if m else input
     slashes = re.match(r"[/\\\t\n\r]*", after).group(0).replace("\t", "").replace("\n", "").replace("\r", "")
-    if "\\" in input or (scheme and scheme.lower() in SPECIAL_SCHEMES and len(slashes) != 2) or len(slashes) > 2:
-        found.append("slash")
+    if (scheme and scheme.lower() in SPECIAL_SCHEMES and len(slashes) != 2) or len(slashes) > 2:
+        found.append("slashes")
+    if "\\" in input:
+        found.append("backslash")
     if "@" in input or "%40" in input.lower():
         found.append("userinfo")
     if _PCT_DELIM.search(input):
         found.append("pct-delimiter")
+    # Claroty/Snyk's scheme mixup: a parser that reads a scheme other than http(s) (file, ws,
+    # ftp, data, javascript, a non-special one) the way it reads http, or another way again.
+    if scheme and scheme.lower().strip("\t\n\r") not in ("http", "https"):
+        found.append("scheme-mixup")
     if _CONTROL.search(input):
         found.append("whitespace")
     host = raw_host(input)
@@ -176,6 +185,27 @@ def _canon_host(host: str | None) -> str | None:
     return h
 
 
+#: The schemes a client fetches over the network: where reading another host is SSRF.
+FETCH_SCHEMES = frozenset(("http", "https", "ws", "wss", "ftp"))
+
+
+def host_read(r: Record | None) -> str | None:
+    """The host a parser read where it accepted the input as a URL a client fetches (scheme
+    http, https, ws, wss or ftp): canonical (lowercase, brackets off, an IP address in one
+    spelling, a Unicode domain in its ASCII form), or None when it rejected the input, read
+    another scheme, or read no host or an empty one. Two parsers that both accept an input and
+    give two different values here send a request to two different places: the SSRF class."""
+    if r is None or not r.ok or not r.host or (r.scheme or "").lower() not in FETCH_SCHEMES:
+        return None
+    h = _canon_host(r.host)
+    if h and not h.isascii():
+        try:
+            h = engine.domain_to_ascii(h, be_strict=False)
+        except engine.Failure:
+            pass
+    return h
+
+
 def lenient(r: Record) -> tuple:
     scheme = (r.scheme or "").lower()
     port = None if r.port == SPECIAL_SCHEMES.get(scheme, -1) else r.port
@@ -204,7 +234,9 @@ def key(r: Record | None, is_lenient: bool):
 # --- classification ----------------------------------------------------------------------------
 
 _CONFUSION_FIELDS = {
-    "slash": {"username", "password", "port", "path", "query", "fragment"},
+    "slashes": {"username", "password", "port", "path", "query", "fragment"},
+    "backslash": {"username", "password", "port", "path", "query", "fragment"},
+    "scheme-mixup": {"username", "password", "port", "path", "query", "fragment"},
     "userinfo": {"username", "password", "path"},
     "pct-delimiter": {"username", "password", "path", "query", "fragment"},
     "whitespace": set(FIELDS),
@@ -237,7 +269,8 @@ def classify(input: str, a: Record, b: Record, is_lenient: bool = False,
     if "scheme" in diff:
         return Verdict("scheme", cause, diff)
     fields = set(diff)
-    for cls in ("slash", "userinfo", "pct-delimiter", "whitespace", "ipv4", "idna"):
+    for cls in ("slashes", "backslash", "userinfo", "pct-delimiter", "scheme-mixup", "whitespace",
+                "ipv4", "idna"):
         if cls in found and fields & _CONFUSION_FIELDS[cls]:
             return Verdict(cls, None, diff)
     if fields & {"username", "password"}:
@@ -247,6 +280,20 @@ def classify(input: str, a: Record, b: Record, is_lenient: bool = False,
     if "path" in fields:
         return Verdict("path", None, diff)
     return Verdict("query-fragment", None, diff)
+
+
+#: The columns of the Claroty-style matrix: the kind of confusion behind a disagreement.
+CONFUSIONS = ["oracle-crashed", "oracle-hung", "scheme", "slashes", "backslash", "userinfo",
+              "pct-delimiter", "scheme-mixup", "whitespace", "ipv4", "idna", "port", "path",
+              "query-fragment", "other"]
+
+
+def confusion(cls: str, cause: str | None) -> str:
+    """The kind of confusion behind a verdict: for the two severities that say only what
+    happened (``host-origin``, ``accept-reject``), the ingredient that caused it; else the class."""
+    if cls in ("host-origin", "accept-reject"):
+        return cause or "other"
+    return cls if cls in CONFUSIONS else "other"
 
 
 # --- known deviations --------------------------------------------------------------------------

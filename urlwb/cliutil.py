@@ -8,6 +8,13 @@ import pathlib
 from urlwb.errors import UsageError
 
 
+def short(s: str, n: int = 60) -> str:
+    """``s`` as its repr shows it (controls, surrogates and quotes escaped), at most ``n``
+    characters, an ellipsis where it was cut: a 10 MB input prints as one short line."""
+    r = repr(s)[1:-1]
+    return r if len(r) <= n else r[: n - 1] + "…"
+
+
 def shorten(text: str, width: int) -> str:
     text = " ".join(text.split())
     return text if len(text) <= width else text[: width - 1] + "…"

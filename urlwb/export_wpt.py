@@ -21,7 +21,7 @@ import sys
 
 import engine
 from urlwb import corpus_store, generate
-from urlwb.diff import decode_case
+from urlwb.differential import decode_case
 from urlwb.cliutil import load_json
 from urlwb.errors import UsageError
 from urlwb.oracles import to_usv

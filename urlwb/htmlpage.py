@@ -33,10 +33,22 @@ def figure(name: str) -> str:
     return f"<!-- figure:{name} -->"
 
 
+_HEADING = re.compile(r"<h([23])>(.*?)</h\1>")
+
+
+def slug(text: str) -> str:
+    """A heading's anchor as GitHub makes it (lowercase, spaces to hyphens, punctuation
+    dropped), so that ``[x](#witness-12)`` works on GitHub and in this page alike."""
+    text = re.sub(r"<[^>]+>", "", html.unescape(text)).strip().lower()
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
 def page(title: str, markdown: str, figures: dict[str, str] | None = None) -> str:
     """A self-contained HTML page of ``markdown`` (rendered by markdown-it-py), with each
-    ``figure(name)`` marker replaced by ``figures[name]`` (markers without a figure vanish)."""
+    ``figure(name)`` marker replaced by ``figures[name]`` (markers without a figure vanish) and
+    each h2 and h3 given its anchor."""
     body = _md.render(markdown)
+    body = _HEADING.sub(lambda m: f'<h{m[1]} id="{slug(m[2])}">{m[2]}</h{m[1]}>', body)
     body = _FIGURE.sub(lambda m: (figures or {}).get(m.group(1), ""), body)
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body>\n"

@@ -48,9 +48,11 @@ def source_modules():
     missing = [name for module, name in ((idna.uts46data, "uts46_starts"), (idna.uts46data, "uts46_statuses"),
                                          (idna.uts46data, "uts46_replacements"), (idna.idnadata, "joining_types"))
                if not hasattr(module, name)]
-    if missing or not isinstance(next(iter(idna.idnadata.joining_types)), str):
+    joining_types = getattr(idna.idnadata, "joining_types", None)
+    if missing or not isinstance(joining_types, dict) or not all(isinstance(k, str) for k in joining_types):
         raise SystemExit(f"{GENERATOR}: idna {idna.__version__} keeps its tables in another layout "
-                         f"(missing: {', '.join(missing) or 'joining types by letter'}); install idna>=3.20")
+                         f"than idna 3.20's, which this script reads (missing: "
+                         f"{', '.join(missing) or 'joining types by letter'})")
     return idna, idna.uts46data, idna.idnadata
 
 

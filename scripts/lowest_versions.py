@@ -67,6 +67,19 @@ def lowest_pins(pyproject: dict) -> list[str]:
     return pins
 
 
+def clean_copy(dest: Path) -> Path:
+    """The files the project's wheel is built from, copied: pip builds in the source folder, and a
+    build/ left there from an earlier build could put files no longer in the checkout in the
+    wheel (and the checkout stays untouched)."""
+    dest.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, dest / name)
+    for package in ("engine", "urlwb", "properties"):
+        shutil.copytree(ROOT / package, dest / package,
+                        ignore=shutil.ignore_patterns("__pycache__", "node_modules"))
+    return dest
+
+
 def run(argv: list[str], **kwargs) -> int:
     print("+ " + " ".join(argv), flush=True)
     return subprocess.run(argv, **kwargs).returncode
@@ -87,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         if run([*pip, *pins]) != 0:
             print(f"lowest_versions: could not install {' '.join(pins)}", file=sys.stderr)
             return 2
-        if run([*pip, "--no-deps", str(ROOT)]) != 0:
+        if run([*pip, "--no-deps", str(clean_copy(work / "src"))]) != 0:
             print("lowest_versions: could not install the project", file=sys.stderr)
             return 2
         run([python, "-m", "pip", "list", "--disable-pip-version-check", "--format=freeze"])

@@ -65,3 +65,11 @@ def test_the_list_is_what_the_script_makes_now(monkeypatch):
     gen = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(gen)
     assert gen.generate() == {PSL.name: PSL.read_text(encoding="utf-8")}
+
+
+def test_a_list_without_version_is_unknown(tmp_path, monkeypatch):
+    import engine.public_suffix as ps
+
+    (tmp_path / "list.dat").write_text("// no version line here\ncom\n", encoding="utf-8")
+    monkeypatch.setattr(ps, "_LIST", tmp_path / "list.dat")
+    assert ps._list_version() == "unknown"

@@ -134,6 +134,7 @@ def test_generated_files_are_what_the_script_makes_now(monkeypatch):
     # An editor strips the trailing tabs: the fields are misaligned.
     (lambda text: text.replace("\t\n", "\n"), "three fields a line|statuses"),
     (lambda text: text.replace("\n0000C0\t", "\n00C0\t"), "six hex digits"),
+    (lambda text: text.replace("\n0000C0\t", "\n0000CG\t"), "six hex digits"),
     (lambda text: text.replace("\n0000C0\tM", "\n0000C0\tm"), "statuses"),
     (lambda text: text.replace("\n0000C1\tM\tá\n", "\n"), r"below U\+0100"),
 ])
@@ -146,3 +147,17 @@ def test_a_damaged_mapping_table_stops_the_import(tmp_path, monkeypatch, damage,
     with pytest.raises(ImportError, match=f"uts46_mapping.txt is not as {GENERATOR} writes it.*({why})"):
         engine.idna._load_mapping_table()
 
+
+
+@pytest.mark.parametrize("damage, why", [
+    (lambda text: text.replace("\t", " "), "first..last, type, a line"),
+    (lambda text: text.replace("\n000300..", "\n0300.."), "six hex digits"),
+])
+def test_damaged_joining_types_stop_the_import(tmp_path, monkeypatch, damage, why):
+    text = (DATA / "joining_types.txt").read_text(encoding="utf-8")
+    damaged = damage(text)
+    assert damaged != text
+    (tmp_path / "joining_types.txt").write_text(damaged, encoding="utf-8")
+    monkeypatch.setattr(engine.idna, "_DATA", tmp_path)
+    with pytest.raises(ImportError, match=f"joining_types.txt is not as {GENERATOR} writes it.*({why})"):
+        engine.idna._load_joining_types()

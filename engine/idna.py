@@ -61,7 +61,7 @@ def _code_points(column: list[str], filename: str) -> array:
     """Code points written as six hex digits each, read by C loops: with "00" before each, every
     one is eight digits, which ``bytes.fromhex`` turns into a big-endian 32-bit word."""
     digits = "00" + "00".join(column)
-    # Each code point six digits: the string is 8 a code point long, and every 8th pair is "00".
+    # Six digits each: 8 characters a code point, and every 8th character a "0" put there.
     if len(digits) != 8 * len(column) or digits[::8].count("0") != len(column):
         raise _not_generated(filename, "code points of six hex digits")
     words = array("I")  # 32-bit on the platforms CPython runs on

@@ -24,16 +24,15 @@ from itertools import repeat
 from pathlib import Path
 
 from .failure import Failure
-from .infra import to_scalar_value_string
+from .infra import FORBIDDEN_DOMAIN_CODE_POINTS, character_class, to_scalar_value_string
 from .punycode import punycode_decode, punycode_encode
 
 __all__ = ["domain_to_ascii", "domain_to_unicode", "unicode_to_ascii", "unicode_to_unicode", "UTS46_VERSION"]
 
 _VALID, _MAPPED, _DEVIATION, _IGNORED = b"V"[0], b"M"[0], b"D"[0], b"I"[0]
 
-# https://url.spec.whatwg.org/#forbidden-domain-code-point (engine.host holds the set; the
-# domain parser, which engine.host imports, searches with this pattern).
-_FORBIDDEN_DOMAIN_CODE_POINT = "[\x00-\x20#%/:<>?@\\[\\\\\\]^|\x7f]"
+# https://url.spec.whatwg.org/#forbidden-domain-code-point (the set is engine.infra's).
+_FORBIDDEN_DOMAIN_CODE_POINT = character_class(FORBIDDEN_DOMAIN_CODE_POINTS)
 _forbidden_domain = re.compile(_FORBIDDEN_DOMAIN_CODE_POINT).search
 _empty_or_forbidden_domain = re.compile(r"\A\Z|" + _FORBIDDEN_DOMAIN_CODE_POINT).search
 

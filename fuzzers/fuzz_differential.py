@@ -2,9 +2,16 @@
 """Fuzz target ``differential``: the engine against every WHATWG oracle.
 
 Invariant: on any input (with or without a base), the engine and each parser that claims the URL
-Standard (ada_url, upa_url, pywhatwgurl; Node's URL and whatwg-url when node runs) give the same
-answer: both failure, or the same scheme, username, password, host, port, path, query, fragment
-and href. Known, documented deviations of a peer (urlwb.classify.KNOWN_DEVIATIONS) do not count.
+Standard (ada_url, upa_url, pywhatwgurl, and the user's own ``py:`` oracles) give the same answer:
+both failure, or the same scheme, username, password, host, port, path, query, fragment and href.
+Known, documented deviations of a peer (urlwb.classify.deviations) do not count.
+
+Per execution only the oracles in this process are asked (a round trip to another process per
+input would cost most of the throughput); those outside it (Node's URL, whatwg-url, browsers, the
+user's programs) get this target's corpus in batches in the campaign's differential round
+(``urlwb.diff.campaign_round``). ``check`` (the replay) also asks the ones outside the process
+that a regress entry of this target names as its ``parser``: a finding filed against Node replays
+against Node.
 
 Under atheris a disagreement does not stop the campaign: it is minimized (characters removed while
 the same class and pair persist) and filed by urlwb.corpus_store with signature
@@ -30,9 +37,16 @@ with atheris.instrument_imports(include=["engine"], exclude=["engine.punycode"])
 
 from urlwb import classify, corpus_store, oracles, signatures as signing
 from urlwb.diff import decode_case, encode_case
+from urlwb.shrink import first_index, shrink
 
-#: Every WHATWG oracle (the replay too: a finding filed against Node replays against Node).
-PARSERS = [p for p in oracles.WHATWG if p != "engine"]
+try:  # the user's own oracles of [tool.urlwb.oracles] (urlwb.toml or pyproject.toml here)
+    oracles.configure(config=True)
+except oracles.manifests.ManifestError as exc:
+    print(f"fuzz_differential: {exc}", file=sys.stderr)
+    sys.exit(2)
+#: Every WHATWG oracle in this process, and the user's ``py:`` oracles.
+PARSERS = [n for n, e in oracles.REGISTRY.items() if n != "engine" and e.in_process and
+           (e.family == "whatwg" or (e.spec is not None and e.spec.source != "manifest"))]
 _state: dict = {}
 
 
@@ -47,10 +61,22 @@ def _oracles():
     return _state["loaded"]
 
 
-def disagreements(input: str, base: str | None) -> list[tuple[str, str, str]]:
-    """(signature, peer, detail) for each oracle that differs from the engine, known deviations
-    left out."""
-    loaded = _oracles()
+def _replay_oracles():
+    """The fuzzing oracles, and those outside the process that a regress entry names."""
+    if "filed_against" not in _state:
+        named = {e.sidecar.get("parser") for e in corpus_store.iter_regress("differential") if e.sidecar}
+        extra = [n for n in oracles.REGISTRY if n in named and not oracles.REGISTRY[n].in_process]
+        loaded, skipped = oracles.load(extra)
+        for name, why in skipped.items():
+            print(f"fuzz_differential: {name} skipped: {why}", file=sys.stderr)
+        _state["filed_against"] = loaded
+    return {**_oracles(), **_state["filed_against"]}
+
+
+def disagreements(input: str, base: str | None, loaded=None) -> list[tuple[str, str, str]]:
+    """(signature, peer, detail) for each oracle of ``loaded`` (the fuzzing ones by default) that
+    differs from the engine, known deviations left out."""
+    loaded = loaded or _oracles()
     input, base = oracles.to_usv(input), None if base is None else oracles.to_usv(base)
     mine = loaded["engine"].parse(input, base)
     out = []
@@ -58,6 +84,8 @@ def disagreements(input: str, base: str | None) -> list[tuple[str, str, str]]:
         if name == "engine" or (base is not None and not oracle.supports_base):
             continue
         theirs = oracle.parse_many([(input, base)])[0]
+        if theirs is None:  # not applicable (an input longer than the oracle takes)
+            continue
         is_lenient = oracles.family(name) != "whatwg"
         verdict = classify.classify(input, mine, theirs, is_lenient)
         if verdict is None or classify.known_deviation(name, mine, theirs, input, base):
@@ -74,35 +102,24 @@ def _answer(r) -> str:
 
 def check(data: bytes) -> None:
     input, base = decode_case(data)
-    found = disagreements(input, base)
+    found = disagreements(input, base, _replay_oracles())
     if found:
         raise AssertionError("; ".join(detail for _, _, detail in found))
 
 
 def signatures(data: bytes) -> list[tuple[str, str, str]]:
     """The findings ``data`` shows now, as this target files them (urlwb.signatures)."""
-    return [("invariant", sig, detail) for sig, _, detail in disagreements(*decode_case(data))]
+    input, base = decode_case(data)
+    return [("invariant", sig, detail) for sig, _, detail in disagreements(input, base, _replay_oracles())]
 
 
 def minimize(input: str, base: str | None, signature: str, budget: int = 400) -> str:
-    """The shortest input found by removing chunks (halves down to single characters) while the
-    disagreement with the same signature persists."""
+    """The shortest input the workbench's shrinker (urlwb.shrink) finds within ``budget``
+    candidates while the disagreement with the same signature persists."""
     def same(s: str) -> bool:
         return any(sig == signature for sig, _, _ in disagreements(s, base))
 
-    chunk = max(1, len(input) // 2)
-    while chunk >= 1 and budget > 0:
-        i, changed = 0, False
-        while i < len(input) and budget > 0:
-            candidate = input[:i] + input[i + chunk:]
-            budget -= 1
-            if same(candidate):
-                input, changed = candidate, True
-            else:
-                i += chunk
-        if not changed:
-            chunk //= 2
-    return input
+    return shrink(input, lambda batch: first_index(batch, same), budget=budget)
 
 
 def TestOneInput(data: bytes) -> None:

@@ -101,3 +101,17 @@ def test_libfuzzer_status_lines():
     s = parse_status("#2884: cov: 235 ft: 236 corp: 34 exec/s 1442 oom/timeout/crash: 0/1/2 time: 6s job: 1")
     assert (s.execs, s.cov, s.ft, s.corp, s.exec_s, s.crashes) == (2884, 235, 236, 34, 1442, 2)
     assert parse_status("INFO: Seed: 1") is None
+
+
+def test_the_one_shrinker_keeps_what_fails_and_respects_its_budget():
+    from urlwb.shrink import first_index, shrink
+
+    def fails(s):
+        return "w" in s and "x" in s
+
+    assert shrink("hello world xyz", lambda batch: first_index(batch, fails)) == "wx"
+    assert shrink(b"abc" * 30, lambda batch: first_index(batch, lambda s: s.count(b"c") >= 2)) == b"cc"
+    asked = []
+    shrink("".join(map(chr, range(0x4E00, 0x4E00 + 1000))),
+           lambda batch: asked.extend(batch) or None, budget=50)
+    assert len(asked) == 50

@@ -169,6 +169,12 @@ def run(args) -> int:
     jobs_flag(args.jobs)
     seconds_flag("--minimize-seconds", args.minimize_seconds)
     targets = corpus_store.resolve_targets(args.targets)
+    if not args.no_diff:
+        from urlwb import oracles
+        try:  # the user's own oracles, for the differential round: misconfigured is exit 2, now
+            oracles.configure(config=True)
+        except oracles.manifests.ManifestError as exc:
+            raise UsageError(str(exc)) from None
     t_start = time.monotonic()
     stamp = time.strftime("%Y%m%d-%H%M%S")
     out_dir = args.out / f"campaign-{stamp}"
@@ -266,7 +272,7 @@ def run(args) -> int:
         result = guarded(errors, "differential round", lambda: diff_round(
             out_dir / "differential", diff_seconds), default=None)
         record["diff"] = {"skipped": "the round failed (see Rounds that failed)"} if result is None \
-            else {"markdown": result.get("markdown", ""), "html": result.get("html", ""),
+            else {"markdown": result.get("markdown", ""),
                   "summary": result.get("summary", {})}
         record["wall_seconds"] = time.monotonic() - t_start
         write_report(record, out_dir, errors)

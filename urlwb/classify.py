@@ -20,15 +20,19 @@ raw) are not counted, delimiters encoded or not still are.
 from __future__ import annotations
 
 import functools
+import importlib.util
 import ipaddress
 import re
+import sys
 from typing import NamedTuple
 
+from urlwb import oracles
 from urlwb.oracles import SPECIAL_SCHEMES, Record
 
 #: (id, title), most severe first.
 CLASSES: list[tuple[str, str]] = [
-    ("oracle-crashed", "oracle crashed (an undocumented exception)"),
+    ("oracle-crashed", "oracle crashed (an undocumented exception, or its process died)"),
+    ("oracle-hung", "oracle hung (no answer within its deadline)"),
     ("host-origin", "host or origin differs while both accept (SSRF-relevant)"),
     ("accept-reject", "one accepts, one rejects"),
     ("scheme", "scheme confusion"),
@@ -220,7 +224,7 @@ def classify(input: str, a: Record, b: Record, is_lenient: bool = False,
     found = ingredients(input) if found is None else found
     cause = found[0] if found else None
     if a.crash or b.crash:
-        return Verdict("oracle-crashed", cause, ())
+        return Verdict("oracle-hung" if a.hung or b.hung else "oracle-crashed", cause, ())
     if a.failure != b.failure:
         return Verdict("accept-reject", cause, ())
     ka, kb = ka[:8], kb[:8]  # the component part of the keys
@@ -359,13 +363,38 @@ KNOWN_DEVIATIONS = [
 ]
 
 
+@functools.cache
+def deviations() -> list[tuple]:
+    """:data:`KNOWN_DEVIATIONS`, then the ``DEVIATIONS`` of every manifest folder's
+    ``deviations.py`` (``urlwb/oracles/<folder>/deviations.py``, same form). A file that cannot
+    be loaded is named in one line on stderr and left out."""
+    out = list(KNOWN_DEVIATIONS)
+    for folder in oracles.FOLDERS:
+        path = folder.path / "deviations.py"
+        if not path.is_file():
+            continue
+        try:
+            spec = importlib.util.spec_from_file_location(f"urlwb_deviations_{folder.path.name}", path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            entries = list(module.DEVIATIONS)
+            if not all(isinstance(e, tuple) and len(e) == 3 and isinstance(e[0], str) and callable(e[1])
+                       and isinstance(e[2], str) for e in entries):
+                raise TypeError("DEVIATIONS must be (oracle name, predicate, reason) tuples")
+        except Exception as exc:  # noqa: BLE001 - someone else's file: named, never fatal
+            print(f"urlwb: {path}: known deviations not loaded ({type(exc).__name__}: {exc})", file=sys.stderr)
+            continue
+        out += entries
+    return out
+
+
 def known_deviation(parser: str, right: Record, peer: Record, input: str = "",
                     base: str | None = None) -> str | None:
     """The documented reason ``parser`` (answer ``peer``) differs from ``right`` on ``input``
-    (against ``base``), if known."""
+    (against ``base``), if known: :func:`deviations`."""
     if right is None or peer is None:
         return None
-    for name, predicate, reason in KNOWN_DEVIATIONS:
+    for name, predicate, reason in deviations():
         if name == parser and predicate(right, peer, input, base):
             return reason
     return None

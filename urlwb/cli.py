@@ -36,6 +36,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "list": ("urlwb.listing", "list targets, corpora and findings"),
     "coverage": ("urlwb.coverage", "engine branch coverage reached by WPT, properties and corpora"),
     "diff": ("urlwb.diff", "differential: one input, many parsers, a verdict table"),
+    "oracle": ("urlwb.oracle_check", "oracles: check an adapter against the protocol; list them all"),
     "export-wpt": ("urlwb.export_wpt", "export findings as WPT urltestdata-format JSON"),
     "export-hypothesis": ("urlwb.export_hypothesis", "turn Hypothesis failures into regress entries"),
     "bench": ("urlwb.bench", "benchmarks: hosts, urls, growth, memory (ratios against peers)"),

@@ -4,8 +4,10 @@ https://url.spec.whatwg.org/#url-parsing
 
     urlwb diff [INPUT ...] [--base URL] [--file F] [--corpus TARGET] [--wpt] [--generate N]
                [--seed S] [--parsers LIST] [--reference NAME] [--out DIR] [--no-reparse]
+               [--oracle NAME=CMD | NAME=py:package.module:function ...]
 
-Every input goes to every available parser (batched; Node through one long-lived process); each
+Every input goes to every available parser (batched; the parsers outside the process, each a
+child of :mod:`urlwb.oracles.supervisor`, at the same time as the in-process ones); each
 pair of answers that differs gets a class (:mod:`urlwb.classify`), and known deviations of peers
 are tagged rather than re-reported. Up to ``--table-max`` inputs: a table in the terminal. More: a
 report in ``--out`` (Markdown and a self-contained HTML page: parser versions, per-parser cost, a
@@ -54,6 +56,14 @@ def add_arguments(p) -> None:
     p.add_argument("--no-reparse", action="store_true",
                    help="skip the reparse-stability check of the WHATWG parsers")
     p.add_argument("--no-hosts", action="store_true", help="skip the host-level oracles")
+    p.add_argument("--oracle", action="append", default=[], metavar="NAME=CMD",
+                   help="your own parser, always run: NAME=COMMAND (a program speaking "
+                        "urlwb/oracles/PROTOCOL.md) or NAME=py:package.module:function; also read "
+                        "from [tool.urlwb.oracles] in urlwb.toml or pyproject.toml here")
+    p.epilog = ("exit status: 0 when every parser answered every input (agreeing or not); 1 when "
+                "an oracle crashed (an undocumented exception, or its process died) or hung on "
+                "some input, or was given up: each is named in one line with the input, and the "
+                "report is written all the same; 2 for a usage error or a misconfigured oracle.")
 
 
 # --- inputs ------------------------------------------------------------------------------------
@@ -166,6 +176,8 @@ class DiffResult:
     disagree: Counter = field(default_factory=Counter)      # (a, b) -> inputs that differ
     host_findings: list[dict] = field(default_factory=list)
     host_compared: Counter = field(default_factory=Counter)
+    #: parser -> one line per restart, bad line or give-up of an oracle outside the process
+    incidents: dict[str, list[str]] = field(default_factory=dict)
     seconds: float = 0.0
     summary: dict | None = None
 
@@ -173,69 +185,140 @@ class DiffResult:
 def run(args) -> int:
     from urlwb import oracles
     try:
+        flagged = oracles.configure(args.oracle)
         names = oracles.resolve_names(args.parsers)
+    except oracles.manifests.ManifestError as exc:
+        raise UsageError(str(exc)) from None
     except ValueError as exc:
         raise UsageError(f"--parsers: {exc}") from None
+    names += [n for n in flagged if n not in names]
     items = collect_inputs(args)
     if not items:
         raise UsageError("no inputs (give INPUTs, --file, --corpus, --wpt or --generate N)")
     if args.reference and args.reference not in names:
         raise UsageError(f"--reference {args.reference}: not among --parsers")
     many = len(items) > args.table_max
+    users = [n for n in names if oracles.REGISTRY[n].spec is not None and oracles.REGISTRY[n].spec.source != "manifest"]
     result = diff(items, names, reference=args.reference, reparse=not args.no_reparse,
-                  hosts=not args.no_hosts and many, progress=many)
+                  hosts=not args.no_hosts and many, progress=many, required=users)
     if not result.records:
         raise UsageError("no parser could start: " + "; ".join(f"{k}: {v}" for k, v in result.skipped.items()))
     if not many:
         print(terminal_table(result))
-        return 0
-    out = args.out or DEFAULT_OUT
-    paths = write_report(result, out)
-    print(summary_text(result))
-    for p in paths:
-        print(f"report: {p}")
-    return 0
+    else:
+        out = args.out or DEFAULT_OUT
+        paths = write_report(result, out)
+        print(summary_text(result))
+        for p in paths:
+            print(f"report: {p}")
+    trouble = trouble_lines(result)
+    for line in trouble:
+        print(f"urlwb diff: {line}", file=sys.stderr)
+    return 1 if trouble else 0
 
 
-def diff(items, names, reference=None, reparse=True, hosts=True, progress=False) -> DiffResult:
-    """Parse every (input, base, source) with every named parser and classify each disagreement."""
+def diff(items, names, reference=None, reparse=True, hosts=True, progress=False, required=()) -> DiffResult:
+    """Parse every (input, base, source) with every named parser and classify each disagreement.
+
+    Oracles outside the process (``runs_apart``) are asked at the same time, each from a thread
+    of its own; the in-process ones run in this thread meanwhile. ``required``: names that must
+    start (the user's own), else UsageError."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from urlwb import oracles
+    start = time.perf_counter()
     loaded, skipped = oracles.load(names)
+    for error in oracles.MANIFEST_ERRORS:
+        skipped[error.split(":")[0]] = error.split(": ", 1)[-1]
     for name, reason in skipped.items():
         print(f"urlwb diff: {name} skipped: {reason}", file=sys.stderr)
+    missing = [n for n in required if n not in loaded]
+    if missing:
+        oracles.close_all(loaded)
+        raise UsageError(f"oracle {missing[0]} cannot start: {skipped[missing[0]]}")
     reference = reference or next((n for n in ("engine", "ada_url") if n in loaded), None)
     if reference and reference not in loaded:
         reference = next(iter(loaded), None)
     res = DiffResult(items, list(loaded), reference, {n: o.version for n, o in loaded.items()},
                      skipped, {})
-    start = time.perf_counter()
     pairs = [(oracles.to_usv(i), None if b is None else oracles.to_usv(b)) for i, b, _ in items]
+
+    def one(name: str, oracle):
+        t0 = time.perf_counter()
+        if oracle.supports_base:
+            recs = oracle.parse_many(pairs)
+        else:
+            recs = [None if b is not None else r for (i, b), r in
+                    zip(pairs, oracle.parse_many([(i, None) for i, _ in pairs]))]
+        again = None
+        if reparse and oracles.family(name) == "whatwg":
+            hrefs = [(r.href, None) for r in recs if r is not None and r.ok]
+            answers = iter(oracle.parse_many(hrefs))
+            again = [next(answers) if r is not None and r.ok else None for r in recs]
+        return recs, again, time.perf_counter() - t0
+
+    def done(name: str, outcome) -> None:
+        recs, again, cost = outcome
+        res.records[name], res.cost[name] = recs, cost
+        if again is not None:
+            res.reparsed[name] = again
+        sup = getattr(loaded[name], "sup", None)
+        if sup is not None and sup.incidents:
+            res.incidents[name] = list(sup.incidents)
+        if progress:
+            print(f"  {name:<16} {len(recs):>7} inputs  {cost:7.2f} s  {len(recs) / max(cost, 1e-9):>9,.0f} inputs/s",
+                  file=sys.stderr)
+
+    apart = [n for n, o in loaded.items() if getattr(o, "runs_apart", False)]
     try:
-        for name, oracle in loaded.items():
-            t0 = time.perf_counter()
-            if oracle.supports_base:
-                recs = oracle.parse_many(pairs)
-            else:
-                recs = [None if b is not None else r for (i, b), r in
-                        zip(pairs, oracle.parse_many([(i, None) for i, _ in pairs]))]
-            if reparse and oracles.family(name) == "whatwg":
-                hrefs = [(r.href, None) for r in recs if r is not None and r.ok]
-                again = iter(oracle.parse_many(hrefs))
-                res.reparsed[name] = [next(again) if r is not None and r.ok else None for r in recs]
-            res.records[name] = recs
-            res.cost[name] = time.perf_counter() - t0
-            if progress:
-                print(f"  {name:<12} {len(recs):>7} inputs  {res.cost[name]:7.2f} s "
-                      f"({1e6 * res.cost[name] / max(1, len(recs)):7.1f} µs/input)", file=sys.stderr)
+        with ThreadPoolExecutor(max_workers=max(1, len(apart)), thread_name_prefix="urlwb-diff") as pool:
+            futures = {n: pool.submit(one, n, loaded[n]) for n in apart}
+            try:
+                for name, oracle in loaded.items():
+                    if name not in futures:
+                        done(name, one(name, oracle))
+                for name, future in futures.items():
+                    done(name, future.result())
+            except BaseException:  # Ctrl-C: end the children, so that their threads end now
+                oracles.close_all(loaded)
+                raise
     finally:
         oracles.close_all(loaded)
+    res.records = {n: res.records[n] for n in loaded}
     _compare(res, pairs)
     if hosts and reference:
         t0 = time.perf_counter()
         host_round(res, pairs)
         res.cost["host oracles"] = time.perf_counter() - t0
     res.seconds = time.perf_counter() - start
+    if progress:
+        print(f"  wall time {res.seconds:.2f} s for {len(items)} inputs and {len(loaded)} parsers", file=sys.stderr)
     return res
+
+
+def trouble_lines(res: DiffResult) -> list[str]:
+    """One line per oracle that crashed or hung on some input, or was restarted or given up:
+    what, how often, the first input."""
+    out = []
+    for name in res.parsers:
+        recs = res.records[name]
+        crashed = [i for i, r in enumerate(recs) if r is not None and r.crash and not r.hung]
+        hung = [i for i, r in enumerate(recs) if r is not None and r.hung]
+        parts = []
+        for what, idx in (("crashed", crashed), ("hung", hung)):
+            if idx:
+                inp, base, _ = res.items[idx[0]]
+                parts.append(f"{what} on {len(idx)} input{'s' if len(idx) > 1 else ''} (first "
+                             f"{_short(inp, 80)!r}{f' base {_short(base, 40)!r}' if base is not None else ''}: "
+                             f"{_short(recs[idx[0]].crash, 100)})")
+        incidents = res.incidents.get(name, [])
+        given_up = [x for x in incidents if x.startswith("given up")]
+        if incidents:
+            parts.append(f"restarted {sum(x.startswith('restarted') for x in incidents)} times"
+                         + (f"; {given_up[-1]}" if given_up else ""))
+        if parts:
+            out.append(f"oracle {name} " + "; ".join(parts))
+    return out
 
 
 def _compare(res: DiffResult, pairs) -> None:
@@ -279,7 +362,7 @@ def host_round(res: DiffResult, pairs) -> None:
     domain to ASCII (from the domain's Unicode form), IP address forms (from the host as written),
     public suffix and registrable domain (from the ASCII domain)."""
     from urlwb import classify
-    from urlwb.oracles.hosts import load_hosts
+    from urlwb.oracles.hosts import close_hosts, load_hosts
     try:
         import engine
         to_unicode, suffix, registrable = (engine.domain_to_unicode, engine.public_suffix,
@@ -334,6 +417,7 @@ def host_round(res: DiffResult, pairs) -> None:
                                           "index": idx, "engine": expected,
                                           "oracle_answer": ans.crash or ("failure" if ans.failure else ans.value),
                                           "cls": verdict})
+    close_hosts(oracles_)
 
 
 # --- presentation ------------------------------------------------------------------------------
@@ -414,6 +498,8 @@ def _summarize(res: DiffResult) -> dict:
             "compared": res.compared.get((name, ref), res.compared.get((ref, name), 0)) if name != ref else len(recs),
             "failures": sum(1 for r in recs if r is not None and r.failure),
             "crashes": sum(1 for r in recs if r is not None and r.crash),
+            "answers": answer_counts(recs),
+            "incidents": res.incidents.get(name, []),
             "disagreements": sum(1 for f in rows if not f.known),
             "known": sum(1 for f in rows if f.known),
             "unstable": unstable.get(name, 0),
@@ -427,14 +513,26 @@ def _summarize(res: DiffResult) -> dict:
                              for n, c in res.host_compared.items()}}
 
 
+def answer_counts(recs: list) -> dict[str, int]:
+    """A parser's records counted as answered / rejected / crashed / hung / not applicable."""
+    c = Counter("not applicable" if r is None else "hung" if r.hung else "crashed" if r.crash
+                else "rejected" if r.failure else "answered" for r in recs)
+    return {k: c.get(k, 0) for k in ("answered", "rejected", "crashed", "hung", "not applicable")}
+
+
 def summary_text(res: DiffResult) -> str:
     s = summarize(res)
     lines = [f"{s['inputs']} inputs ({', '.join(f'{k} {v}' for k, v in s['sources'].items())}), "
              f"reference {s['reference']}, {s['seconds']} s"]
-    lines.append(f"  {'parser':<12} {'version':<28} {'s':>7} {'µs/in':>8} {'differ':>7} {'known':>6} {'crash':>6} {'unstable':>8}")
+    lines.append(f"  {'parser':<16} {'version':<28} {'s':>7} {'µs/in':>8} {'answered':>8} {'rejected':>8} "
+                 f"{'crashed':>7} {'hung':>5} {'n/a':>6} {'differ':>7} {'known':>6} {'unstable':>8}")
     for name, p in s["parsers"].items():
-        lines.append(f"  {name:<12} {p['version'][:28]:<28} {p['seconds']:>7.2f} {p['us_per_input']:>8.1f} "
-                     f"{p['disagreements']:>7} {p['known']:>6} {p['crashes']:>6} {p['unstable']:>8}")
+        a = p["answers"]
+        lines.append(f"  {name:<16} {p['version'][:28]:<28} {p['seconds']:>7.2f} {p['us_per_input']:>8.1f} "
+                     f"{a['answered']:>8} {a['rejected']:>8} {a['crashed']:>7} {a['hung']:>5} "
+                     f"{a['not applicable']:>6} {p['disagreements']:>7} {p['known']:>6} {p['unstable']:>8}")
+        for line in p["incidents"]:
+            lines.append(f"  {'':<16} {line}")
     for name, h in s["host_oracles"].items():
         lines.append(f"  {name:<12} host-level: {h['compared']} questions, {h['disagreements']} differ")
     for name, why in s["skipped"].items():
@@ -491,16 +589,21 @@ def markdown(res: DiffResult, title: str = "Differential report") -> str:
            f"{s['inputs']} inputs ({', '.join(f'{k}: {v}' for k, v in s['sources'].items())}); "
            f"reference parser **{s['reference']}**; {s['seconds']} s; {when}.", "",
            "## Parsers", "",
-           "| parser | family | version | s | µs/input | rejects | crashes | differ from reference | known deviations | reparse unstable |",
-           "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+           "| parser | family | version | s | µs/input | answered | rejected | crashed | hung | not applicable | differ from reference | known deviations | reparse unstable |",
+           "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     from urlwb import oracles
     for name, p in s["parsers"].items():
+        a = p["answers"]
         out.append(f"| {name} | {oracles.family(name)} | {p['version']} | {p['seconds']:.2f} | "
-                   f"{p['us_per_input']:.1f} | {p['failures']} | {p['crashes']} | {p['disagreements']} | "
+                   f"{p['us_per_input']:.1f} | {a['answered']} | {a['rejected']} | {a['crashed']} | "
+                   f"{a['hung']} | {a['not applicable']} | {p['disagreements']} | "
                    f"{p['known']} | {p['unstable']} |")
     for name, h in s["host_oracles"].items():
-        out.append(f"| {name} | host | {res.versions.get(name, '?')} | | | | | "
+        out.append(f"| {name} | host | {res.versions.get(name, '?')} | | | | | | | | "
                    f"{h['disagreements']} of {h['compared']} questions | | |")
+    for name, p in s["parsers"].items():
+        for line in p["incidents"]:
+            out.append(f"\n**{name}** {line}")
     for name, why in s["skipped"].items():
         out.append(f"\nSkipped **{name}**: {why}")
     out += ["", "## Agreement matrix (% of inputs on which the two agree)", "",
@@ -656,29 +759,58 @@ def write_report(res: DiffResult, out: pathlib.Path, title: str = "Differential 
     paths = [out / "report.md", out / "report.html", out / "findings.json", out / "summary.json"]
     paths[0].write_text(md, encoding="utf-8")
     paths[1].write_text(html_report(md, res, title), encoding="utf-8")
-    paths[2].write_text(json.dumps(findings_json(res), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    paths[3].write_text(json.dumps(summarize(res), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    # A parser may answer with a lone surrogate (a Java or JavaScript string can hold one): in a
+    # JSON string, backslashreplace writes it as its own escape (\udc80), which reads back as is.
+    paths[2].write_text(json.dumps(findings_json(res), indent=1, ensure_ascii=False) + "\n",
+                        encoding="utf-8", errors="backslashreplace")
+    paths[3].write_text(json.dumps(summarize(res), indent=1, ensure_ascii=False) + "\n",
+                        encoding="utf-8", errors="backslashreplace")
     return paths
 
 
 def campaign_round(out_dir: pathlib.Path, seconds: float) -> dict:
-    """The campaign's differential round: every WPT input, then generated inputs as many as
-    ``seconds`` allow (cost estimated from the WPT pass, at most 10,000), across every available
-    parser. Returns {"markdown", "html", "summary"} and writes them into ``out_dir/diff/``."""
+    """The campaign's differential round: every WPT input, the ``differential`` fuzz target's
+    corpus (seed, regress, and the working corpus the round grew: what coverage-guided fuzzing
+    found reaches the oracles outside the process here, in batches), then generated inputs as many
+    as ``seconds`` allow (cost estimated from the WPT pass, at most 10,000), across every
+    available parser, the user's own included. Returns {"markdown", "html", "summary"} and writes
+    them into ``out_dir/diff/``."""
     from urlwb import generate
     t0 = time.perf_counter()
     wpt = [(i, b, "wpt") for i, b in generate.wpt_cases()]
     seen = {(i, b) for i, b, _ in wpt}
+    corpus = []
+    for i, b in corpus_cases("differential") + _working_cases("differential"):
+        if (i, b) not in seen:
+            seen.add((i, b))
+            corpus.append((i, b, "corpus:differential"))
     probe = diff(wpt[:200], _all_names(), hosts=False, reparse=False)
     per_input = max(1e-6, probe.seconds / max(1, len(probe.items)))
-    budget = seconds - (time.perf_counter() - t0) - per_input * len(wpt) * 1.5
+    budget = seconds - (time.perf_counter() - t0) - per_input * (len(wpt) + len(corpus)) * 1.5
     n = int(max(0, min(10_000, budget / (per_input * 1.5))))
     gen = [(i, b, "generated") for i, b in generate.generate(n, seed=0) if (i, b) not in seen]
-    res = diff(wpt + gen, _all_names(), reparse=True, hosts=True)
+    res = diff(wpt + corpus + gen, _all_names(), reparse=True, hosts=True)
     title = "Differential round"
     paths = write_report(res, pathlib.Path(out_dir) / "diff", title)
+    for line in trouble_lines(res):
+        print(f"  {line}")
     md = paths[0].read_text(encoding="utf-8")
     return {"markdown": md, "html": paths[1].read_text(encoding="utf-8"), "summary": summarize(res)}
+
+
+def _working_cases(target: str, limit: int = 5000) -> list[tuple[str, str | None]]:
+    """The newest ``limit`` inputs of ``target``'s working corpus (``.urlwb/corpus/<target>/``)."""
+    from urlwb import corpus_store
+    folder = corpus_store.work_root() / "corpus" / target
+    if not folder.is_dir():
+        return []
+    paths = sorted((p for p in folder.iterdir() if p.is_file()), key=lambda p: p.stat().st_mtime)[-limit:]
+    cases = []
+    for path in paths:
+        data = corpus_store.read_input(path)
+        if data is not None:
+            cases.append(decode_case(data))
+    return cases
 
 
 def _all_names() -> list[str]:

@@ -15,12 +15,12 @@ import pathlib
 import subprocess
 import sys
 import tempfile
-import time
 
 from urlwb import children, corpus_store
 from urlwb.cliutil import seconds_flag
 from urlwb.errors import UsageError
 from urlwb.replay import replay
+from urlwb.shrink import shrink as shrink_input
 
 
 def fuzzer_env() -> dict:
@@ -53,39 +53,20 @@ def minimize(target: str, path: pathlib.Path, *, seconds: float = 30.0, runs: in
 
 def shrink(target: str, data: bytes, signature: str, *, seconds: float = 20.0,
            timeout: float = 10.0, chunk: int = 8) -> bytes:
-    """Delta debugging that keeps the signature: remove ever smaller runs of bytes while the
-    input still fails the same way. Candidates are replayed a few at a time in one child
-    (``urlwb.replay``), the first that keeps the signature is taken."""
-
-    deadline = time.monotonic() + seconds
-    best, size, seen = data, max(1, len(data) // 2), {data}
+    """The one shrinker (``urlwb.shrink``) on a target's input: a candidate fails the same way
+    when its replay through the target (in a child, ``urlwb.replay``, ``chunk`` candidates per
+    child) fails with ``signature``."""
     with tempfile.TemporaryDirectory(prefix="urlwb-shrink-") as tmp:
-        while size >= 1 and time.monotonic() < deadline:
-            candidates = []
-            for i in range(0, len(best), size):
-                c = best[:i] + best[i + size:]
-                if c and c not in seen:
-                    seen.add(c)
-                    candidates.append(c)
-            hit = None
-            for start in range(0, len(candidates), chunk):
-                if time.monotonic() >= deadline:
-                    break
-                batch = candidates[start:start + chunk]
-                paths = []
-                for n, c in enumerate(batch):
-                    paths.append(pathlib.Path(tmp, f"c{start + n}"))
-                    paths[-1].write_bytes(c)
-                outcomes = replay(target, paths, timeout=timeout)
-                hit = next((c for c, o in zip(batch, outcomes) if not o.ok and o.signature == signature), None)
-                if hit is not None:
-                    break
-            if hit is not None:
-                best = hit
-                size = min(size, max(1, len(best) // 2))
-            else:
-                size //= 2
-    return best
+        def first_failing(batch: list[bytes]) -> int | None:
+            paths = []
+            for n, candidate in enumerate(batch):
+                paths.append(pathlib.Path(tmp, f"c{n}"))
+                paths[-1].write_bytes(candidate)
+            outcomes = replay(target, paths, timeout=timeout)
+            return next((i for i, o in enumerate(outcomes)
+                         if not o.ok and o.signature == signature), None)
+
+        return shrink_input(data, first_failing, seconds=seconds, batch=chunk)
 
 
 def target_of(path: pathlib.Path) -> str | None:

@@ -15,10 +15,11 @@ are compared without it.
 
 from __future__ import annotations
 
+import importlib
 import importlib.metadata
 from typing import NamedTuple
 
-from urlwb.oracles import Unavailable
+from urlwb.oracles import HOST_SPECS, Unavailable
 
 
 class HostAnswer(NamedTuple):
@@ -167,12 +168,27 @@ HOST_ORACLES = {
 
 
 def load_hosts(names=None) -> tuple[dict[str, HostOracle], dict[str, str]]:
+    """The host-level oracles: the in-process ones above and those of the manifests (kind
+    ``host``, run by :mod:`urlwb.oracles.supervisor`): (name -> oracle, name -> reason skipped)."""
     oracles, skipped = {}, {}
-    for name in names or HOST_ORACLES:
+    for name in names or [*HOST_ORACLES, *HOST_SPECS]:
         try:
-            oracles[name] = HOST_ORACLES[name]()
+            if name in HOST_SPECS:
+                if HOST_SPECS[name].skip:
+                    raise Unavailable(HOST_SPECS[name].skip)
+                supervisor = importlib.import_module("urlwb.oracles.supervisor")
+                oracles[name] = supervisor.SubprocessHostOracle(HOST_SPECS[name])
+            else:
+                oracles[name] = HOST_ORACLES[name]()
         except Unavailable as exc:
             skipped[name] = str(exc)
         except ImportError as exc:
             skipped[name] = f"not installed ({exc})"
     return oracles, skipped
+
+
+def close_hosts(oracles: dict[str, HostOracle]) -> None:
+    for oracle in oracles.values():
+        close = getattr(oracle, "close", None)
+        if close is not None:
+            close()

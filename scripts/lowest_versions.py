@@ -14,6 +14,7 @@ and runs from outside the checkout, against that installed wheel:
   packages skip: those are not installed, being no runtime dependency);
 - the quicker Hypothesis properties and one state machine (``ci`` profile), for hypothesis's
   minimum (the other properties are left to ``make test``);
+- a differential round's report (Markdown rendered to HTML), for markdown-it-py's minimum;
 - two fuzz targets run by libFuzzer as OSS-Fuzz runs them, for atheris's minimum.
 
 A minimum that fails here is to be raised to the lowest version that passes. Exit status: that of
@@ -45,6 +46,8 @@ TESTS = [
     # hypothesis: given-tests, the profiles, one state machine
     "properties/test_urls.py", "properties/test_urlencoded.py", "properties/test_percent.py",
     "properties/test_profiles.py", "properties/test_machines.py::TestSearchParams",
+    # markdown-it-py: a differential round's report, Markdown and HTML
+    "tests/test_differential.py::test_campaign_round_returns_markdown_html_and_summary",
     # atheris
     "tests/test_fuzzers.py::test_runs_as_oss_fuzz_runs_it[url]",
     "tests/test_fuzzers.py::test_runs_as_oss_fuzz_runs_it[idna]",

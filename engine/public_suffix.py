@@ -3,29 +3,35 @@
 https://url.spec.whatwg.org/#host-public-suffix
 
 The Public Suffix List algorithm (https://github.com/publicsuffix/list/wiki/Format#formal-algorithm)
-is implemented here over the list that the ``publicsuffixlist`` package ships (its data only; its
-``VERSION`` line is ``LIST_VERSION``). Rules are converted to their ASCII form once, on first use,
-since hosts reach here as ASCII domains.
+is implemented here over data/public_suffix_list.dat, the list as published (its ``VERSION`` line
+is ``LIST_VERSION``), copied there by scripts/gen_public_suffix_list.py from the
+``publicsuffixlist`` package, whose version its header records. Rules are converted to their
+ASCII form once, on first use, since hosts reach here as ASCII domains.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from importlib import resources
+from itertools import islice
+from pathlib import Path
 
+from .failure import Failure
 from .host import Domain, IPv4Address, IPv6Address
+from .idna import unicode_to_ascii
 
 __all__ = ["public_suffix", "registrable_domain", "LIST_VERSION"]
 
 
-def _list_text() -> str:
-    return resources.files("publicsuffixlist").joinpath("public_suffix_list.dat").read_text("utf-8")
+_LIST = Path(__file__).with_name("data") / "public_suffix_list.dat"
 
 
-def _version(text: str) -> str:
-    for line in text.splitlines()[:20]:
-        if line.startswith("// VERSION:"):
-            return line.split(":", 1)[1].strip()
+def _list_version() -> str:
+    """The list's ``// VERSION:`` line, among its first lines (read alone: the rules are read on
+    first use)."""
+    with _LIST.open(encoding="utf-8") as lines:
+        for line in islice(lines, 40):
+            if line.startswith("// VERSION:"):
+                return line.split(":", 1)[1].strip()
     return "unknown"
 
 
@@ -33,11 +39,8 @@ def _version(text: str) -> str:
 def _rules() -> tuple[frozenset[str], frozenset[str], int]:
     """The list's rules and exception rules (without "!"), in ASCII, lowercase, and the most
     labels any of them has."""
-    from .idna import unicode_to_ascii
-    from .failure import Failure
-
     rules, exceptions = set(), set()
-    for line in _list_text().splitlines():
+    for line in _LIST.read_text(encoding="utf-8").splitlines():
         line = line.strip()
         if not line or line.startswith("//"):
             continue
@@ -58,7 +61,7 @@ def _rules() -> tuple[frozenset[str], frozenset[str], int]:
     return frozenset(rules), frozenset(exceptions), most_labels
 
 
-LIST_VERSION = _version(_list_text())
+LIST_VERSION = _list_version()
 
 
 def _public_suffix_labels(labels: list[str]) -> int:

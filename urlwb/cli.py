@@ -3,6 +3,11 @@
 Each subcommand lives in its own module, which defines ``add_arguments(parser)`` and
 ``run(args) -> int``. Modules are imported only when their subcommand runs, so a broken or slow
 part never stands in the way of the others. Usage errors exit with status 2 and a one-line message.
+
+The engine is the exception: it is the reference every differential compares against and the code
+every fuzz target and property checks, so an engine that cannot be imported stops every command
+(status 2, one line saying why) before anything runs, rather than leaving commands to run without
+it.
 """
 
 from __future__ import annotations
@@ -12,6 +17,13 @@ import importlib
 import sys
 
 from urlwb.errors import UsageError
+
+try:
+    import engine  # noqa: F401  (the reference every command needs)
+except Exception as exc:  # noqa: BLE001 - whatever the engine raised, it cannot be used
+    _ENGINE_UNAVAILABLE: str | None = " ".join(f"{type(exc).__name__}: {exc}".split())
+else:
+    _ENGINE_UNAVAILABLE = None
 
 #: subcommand -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -61,6 +73,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if _ENGINE_UNAVAILABLE is not None:
+        print(f"urlwb: the engine cannot be imported, and every command needs it ({_ENGINE_UNAVAILABLE})",
+              file=sys.stderr)
+        return 2
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

@@ -260,3 +260,36 @@ def test_two_triage_runs_do_not_interleave(tmp_path):
         fcntl.flock(lock, fcntl.LOCK_UN)
     out, _ = second.communicate(timeout=60)
     assert second.returncode == 0 and "waiting for another urlwb triage" in out
+
+
+# -- the differential ---------------------------------------------------------------------------
+
+def test_a_10_mb_input_line_neither_hangs_the_diff_nor_floods_the_terminal(tmp_path):
+    big = tmp_path / "big.txt"
+    big.write_text("http://a/" + "x" * 10_000_000 + "\n", encoding="utf-8")
+    start = time.monotonic()
+    proc = urlwb("diff", "--file", str(big), "--parsers", "engine,pywhatwgurl,urllib")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert time.monotonic() - start < 100
+    assert len(proc.stdout) < 20_000 and "10,000,009 code points" in proc.stdout
+    assert "pywhatwgurl" in proc.stdout and "n/a" in proc.stdout   # longer than its max_input
+
+
+@pytest.mark.parametrize("content", [
+    "[" * 100_000 + "]" * 100_000, json.dumps([{"input": 5}]), json.dumps([{"input": "a", "base": 1}]),
+    json.dumps({"input": "a"}),
+])
+def test_a_diff_file_that_is_not_inputs_is_one_line(tmp_path, content):
+    path = tmp_path / "inputs.json"
+    path.write_text(content)
+    assert_usage_error(urlwb("diff", "--file", str(path), "--parsers", "engine"), "--file")
+
+
+def test_a_diff_report_on_a_full_disk_is_one_line_and_no_empty_file(tmp_path):
+    out = tmp_path / "report"
+    proc = subprocess.run([sys.executable, "-c", ENTRY, "diff", "--wpt", "--parsers", "engine,urllib",
+                           "--no-hosts", "--out", str(out)], env=_env(), cwd=corpus_store.ROOT,
+                          capture_output=True, text=True, timeout=300,
+                          preexec_fn=_limit_file_size(20_000))
+    assert proc.returncode == 2 and "cannot write" in proc.stderr.strip().splitlines()[-1]
+    assert not [p for p in out.rglob("*") if p.is_file() and p.stat().st_size == 0]

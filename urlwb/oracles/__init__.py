@@ -140,6 +140,9 @@ class Oracle:
     version: str = ""
     #: False when the parser has no notion of a base URL (such pairs are not compared).
     supports_base: bool = True
+    #: The longest input (code points) the parser is given; longer ones are not applicable:
+    #: an in-process parser cannot be stopped mid-input, so one that is not linear gets less.
+    max_input: int = 1_000_000
 
     def parse(self, input: str, base: str | None = None) -> Record | None:
         raise NotImplementedError

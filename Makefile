@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NODE_DIR := urlwb/oracles/node
 
-.PHONY: run test setup node oracles clean bench
+.PHONY: run test setup node oracles lowest clean bench
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -30,6 +30,11 @@ node:
 # line; one line per oracle, built or skipped with the reason. A failed build does not fail make.
 oracles: $(STAMP)
 	$(BIN)/python scripts/build_oracles.py
+
+# The lowest versions pyproject.toml admits, in a venv of their own: the engine's conformance
+# tests and a few properties and targets on them (scripts/lowest_versions.py).
+lowest:
+	$(PY) scripts/lowest_versions.py
 
 run: setup
 	$(BIN)/urlwb campaign

@@ -15,7 +15,7 @@ against Node.
 
 Under atheris a disagreement does not stop the campaign: it is minimized (characters removed while
 the same class and pair persist) and filed by urlwb.corpus_store with signature
-``<class>:engine~<parser>``; ``check`` (the replay) raises AssertionError on it. Non-WHATWG parsers
+``<class>[/<cause>]:engine~<parser>``; ``check`` (the replay) raises AssertionError on it. Non-WHATWG parsers
 join with ``--parsers=LIST`` (e.g. ``--parsers=whatwg,urllib,yarl``); their differences are
 findings about them, not engine bugs, so they go to ``.urlwb/differential/other.jsonl``, not to
 the regression corpus.
@@ -61,16 +61,44 @@ def _oracles():
     return _state["loaded"]
 
 
-def _replay_oracles():
-    """The fuzzing oracles, and those outside the process that a regress entry names."""
-    if "filed_against" not in _state:
-        named = {e.sidecar.get("parser") for e in corpus_store.iter_regress("differential") if e.sidecar}
-        extra = [n for n in oracles.REGISTRY if n in named and not oracles.REGISTRY[n].in_process]
-        loaded, skipped = oracles.load(extra)
-        for name, why in skipped.items():
-            print(f"fuzz_differential: {name} skipped: {why}", file=sys.stderr)
-        _state["filed_against"] = loaded
-    return {**_oracles(), **_state["filed_against"]}
+def _filed_parser(data: bytes) -> str | None:
+    """The parser the regress entry holding ``data`` was filed against, if it is one."""
+    if "filed" not in _state:
+        _state["filed"] = {e.path.name: e.sidecar.get("parser")
+                           for e in corpus_store.iter_regress("differential") if e.sidecar}
+    return _state["filed"].get(corpus_store.sha1(data))
+
+
+def _oracle_apart(name: str):
+    """An oracle outside the process, started once (None, with its reason kept, if it cannot)."""
+    started = _state.setdefault("apart", {})
+    if name not in started:
+        loaded, skipped = oracles.load([name])
+        started[name] = (loaded.get(name), skipped.get(name))
+    return started[name]
+
+
+def cannot_replay(data: bytes) -> str | None:
+    """Why ``data`` cannot be judged here: its entry was filed against an oracle outside the
+    process that this machine does not run (``make oracles`` builds it); None when it can."""
+    name = _filed_parser(data)
+    if name is None or name in _oracles() or name not in oracles.REGISTRY:
+        return None
+    oracle, why = _oracle_apart(name)
+    return None if oracle is not None else f"{name} is not available: {why}"
+
+
+def _replay_oracles(data: bytes):
+    """The fuzzing oracles, and the one outside the process that this input's regress entry was
+    filed against (an entry about Go's net/url is judged against Go's net/url, not every input
+    against every parser)."""
+    loaded = dict(_oracles())
+    name = _filed_parser(data)
+    if name is not None and name not in loaded and name in oracles.REGISTRY:
+        oracle, _ = _oracle_apart(name)
+        if oracle is not None:
+            loaded[name] = oracle
+    return loaded
 
 
 def disagreements(input: str, base: str | None, loaded=None) -> list[tuple[str, str, str]]:
@@ -92,8 +120,8 @@ def disagreements(input: str, base: str | None, loaded=None) -> list[tuple[str, 
             continue
         detail = (f"{classify.TITLES[verdict.cls]}: input {input!r} base {base!r}: engine "
                   f"{_answer(mine)} / {name} {_answer(theirs)}")
-        out.append((signing.of_differential(verdict.cls, name), name, detail))
-    return sorted(out, key=lambda found: classify.RANK[found[0].split(":")[0]])
+        out.append((signing.of_differential(verdict.cls, verdict.cause, name), name, detail))
+    return sorted(out, key=lambda found: classify.RANK[found[0].split(":")[0].split("/")[0]])
 
 
 def _answer(r) -> str:
@@ -102,7 +130,7 @@ def _answer(r) -> str:
 
 def check(data: bytes) -> None:
     input, base = decode_case(data)
-    found = disagreements(input, base, _replay_oracles())
+    found = disagreements(input, base, _replay_oracles(data))
     if found:
         raise AssertionError("; ".join(detail for _, _, detail in found))
 
@@ -110,7 +138,7 @@ def check(data: bytes) -> None:
 def signatures(data: bytes) -> list[tuple[str, str, str]]:
     """The findings ``data`` shows now, as this target files them (urlwb.signatures)."""
     input, base = decode_case(data)
-    return [("invariant", sig, detail) for sig, _, detail in disagreements(input, base, _replay_oracles())]
+    return [("invariant", sig, detail) for sig, _, detail in disagreements(input, base, _replay_oracles(data))]
 
 
 def minimize(input: str, base: str | None, signature: str, budget: int = 400) -> str:
@@ -128,9 +156,9 @@ def TestOneInput(data: bytes) -> None:
         if oracles.family(peer) != "whatwg":
             _log_other(signature, input, base, detail)
             continue
-        if signature in _state.setdefault("filed", set()):
+        if signature in _state.setdefault("reported", set()):
             continue
-        _state["filed"].add(signature)
+        _state["reported"].add(signature)
         small = minimize(input, base, signature)
         path = corpus_store.record_finding(
             "differential", encode_case(small, base), signature, "invariant", detail,

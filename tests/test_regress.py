@@ -45,8 +45,14 @@ def test_regress(target, path):
     assert side.exists(), f"{path}: input without sidecar (an interrupted filing; re-file it)"
     meta = corpus_store.load_sidecar(side)
     assert meta["target"] == target, f"{side}: says target {meta['target']!r}, lives under {target!r}"
-    check = corpus_store.load_target(target).check
+    module = corpus_store.load_target(target)
+    check = module.check
     data = path.read_bytes()
+    # An entry about a parser outside the process (filed against Go's net/url, say) cannot be
+    # judged where that parser is not built: skipped with the reason, never passed.
+    reason = getattr(module, "cannot_replay", lambda data: None)(data)
+    if reason:
+        pytest.skip(reason)
     if meta["status"] == "fixed":
         check(data)
         return

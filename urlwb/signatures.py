@@ -19,7 +19,7 @@ A signature is
 - ``crash:<signal>`` for a process killed by a signal without a Python traceback;
 - ``<property>:<ExceptionType>:<message shape>`` for a property record (its quoted values and
   numbers elided, so failures of one clause of one invariant share it);
-- ``<class>:engine~<parser>`` for a differential finding (:func:`of_differential`).
+- ``<class>[/<cause>]:engine~<parser>`` for a differential finding (:func:`of_differential`).
 
 A fuzz target whose findings are not failures of its ``check`` alone (the differential files a
 disagreement per parser; a property record names its property) defines ``signatures(data)``:
@@ -146,9 +146,11 @@ def of_property(prop: str, exc_type: str, detail: str) -> str:
     return f"{prop}:{exc_type}:{shape[:120]}"
 
 
-def of_differential(cls: str, parser: str) -> str:
-    """A disagreement of class ``cls`` (urlwb.classify) between the engine and ``parser``."""
-    return f"{cls}:engine~{parser}"
+def of_differential(cls: str, cause: str | None, parser: str) -> str:
+    """A disagreement of class ``cls`` (urlwb.classify) between the engine and ``parser``, with
+    the ingredient that caused it when the class says only what happened (a different host, a
+    rejection): one backslash confusion and one userinfo confusion of one parser are two bugs."""
+    return f"{cls}:engine~{parser}" if cause is None else f"{cls}/{cause}:engine~{parser}"
 
 
 def of_check(check: Callable[[bytes], None], data: bytes) -> tuple[str, str, str] | None:

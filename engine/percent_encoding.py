@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from .encoding import encode_or_fail, get_encoding
 from .infra import to_scalar_value_string
 
 __all__ = [
@@ -187,7 +188,6 @@ def percent_encode_after_encoding(encoding: str, s: str, encode_set: PercentEnco
         raise TypeError(f"percent_encode_after_encoding() takes str, not {type(s).__name__}")
     if not isinstance(encode_set, PercentEncodeSet):
         raise TypeError("percent_encode_after_encoding() needs a percent-encode set")
-    from .encoding import get_encoding
 
     name = get_encoding(encoding)
     # 2. Let spaceAsPlus be true if percentEncodeSet is the form-urlencoded set.
@@ -200,7 +200,6 @@ def percent_encode_after_encoding(encoding: str, s: str, encode_set: PercentEnco
 def _percent_encode_legacy(
     name: str, s: str, encode_set: PercentEncodeSet, space_as_plus: bool
 ) -> str:
-    from .encoding import encode_or_fail
 
     table = encode_set.plus_table if space_as_plus else encode_set.table
     output = []

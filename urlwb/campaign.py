@@ -36,7 +36,7 @@ import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 
-from urlwb import corpus_store, coverage, triage
+from urlwb import corpus_store, coverage, oracles, triage
 from urlwb.cliutil import seconds_flag
 from urlwb.diff import campaign_round
 from urlwb.errors import UsageError
@@ -170,7 +170,6 @@ def run(args) -> int:
     seconds_flag("--minimize-seconds", args.minimize_seconds)
     targets = corpus_store.resolve_targets(args.targets)
     if not args.no_diff:
-        from urlwb import oracles
         try:  # the user's own oracles, for the differential round: misconfigured is exit 2, now
             oracles.configure(config=True)
         except oracles.manifests.ManifestError as exc:

@@ -22,7 +22,9 @@ import sys
 import time
 from collections import Counter
 
+from urlwb import generate, oracles
 from urlwb.errors import UsageError
+from urlwb.oracles import Unavailable, manifests, protocol, supervisor
 
 #: the protocol's hostile strings, each of which must come back as an answer (any answer)
 HOSTILE = [
@@ -63,8 +65,6 @@ def run(args) -> int:
         return list_oracles()
     if args.action != "check":
         raise UsageError("expected an action: check CMD, or list")
-    from urlwb import oracles
-    from urlwb.oracles import manifests
     for flag in ("deadline", "start_deadline"):
         value = getattr(args, flag)
         if value is not None and not 0 < value < 3600:
@@ -107,7 +107,6 @@ def run(args) -> int:
 
 
 def list_oracles() -> int:
-    from urlwb import oracles
     print(f"{'name':<18} {'family':<7} {'language':<11} {'declared':<34} status")
     rows = [(n, e.family, e.language, e.spec) for n, e in oracles.REGISTRY.items()]
     rows += [(n, "host", s.language, s) for n, s in oracles.HOST_SPECS.items()]
@@ -123,8 +122,6 @@ def list_oracles() -> int:
 
 def check(spec, log=print) -> list[str]:
     """Every problem of the adapter ``spec`` declares, one line each; ``log`` gets what it did."""
-    from urlwb.oracles import Unavailable, supervisor
-
     problems: list[str] = []
     t0 = time.perf_counter()
     # More restarts than a run allows, so that one check names more of what is wrong.
@@ -174,8 +171,6 @@ def _run_phase(sup, payloads, convert, name, problems, log) -> tuple[list, float
 
 
 def _check_url(sup, h, problems, log) -> None:
-    from urlwb import generate
-    from urlwb.oracles import protocol
 
     base_ok = h["base"]
     lint: Counter = Counter()
@@ -242,7 +237,6 @@ def _check_url(sup, h, problems, log) -> None:
 
 
 def _check_host(sup, h, problems, log) -> None:
-    from urlwb.oracles import protocol
     items = [(q, text) for q in h["questions"] for text in HOST_SAMPLES[q]]
     payloads = [(t, lambda rid, q=q, t=t: protocol.question_line(rid, q, t)) for q, t in items]
     answers, seconds = _run_phase(sup, payloads, protocol.host_answer, "host questions", problems, log)

@@ -11,7 +11,9 @@ measures the engine's branch coverage (coverage.py, no atheris) and saves it eve
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
+import faulthandler
 import json
 import os
 import pathlib
@@ -44,7 +46,6 @@ class Outcome:
 
 class ReplayError(Exception):
     """A target that cannot even start (import error): not a finding about an input."""
-
 
 def _reader(stream, q: queue.Queue) -> None:
     for line in stream:
@@ -138,12 +139,9 @@ def _child_env() -> dict:
 
 def _child(argv: list[str]) -> None:
     """Child side: ``--child TARGET LISTFILE START [COVERAGE_DATA_FILE]``."""
-    import faulthandler
-
     target, listfile, start = argv[0], pathlib.Path(argv[1]), int(argv[2])
     faulthandler.register(signal.SIGUSR1, all_threads=False)
     if len(argv) > 3:
-        import atexit
 
         import coverage
 

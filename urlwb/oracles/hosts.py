@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
+import ipaddress
+import sys
 from typing import NamedTuple
 
 from urlwb.oracles import HOST_SPECS, Unavailable
@@ -55,7 +57,6 @@ class HostOracle:
 
 class IdnaOracle(HostOracle):
     """``idna.encode(domain, uts46=True)``: IDNA2008 with the UTS46 mapping."""
-
     name, questions = "idna", ("to-ascii",)
 
     def __init__(self):
@@ -74,12 +75,9 @@ class IdnaOracle(HostOracle):
 
 class IpaddressOracle(HostOracle):
     """``ipaddress.ip_address`` on the host as written (brackets removed), serialized."""
-
     name, questions = "ipaddress", ("ip",)
 
     def __init__(self):
-        import ipaddress
-        import sys
         self._ip = ipaddress.ip_address
         self.version = f"Python {sys.version.split()[0]}"
 
@@ -136,7 +134,6 @@ class PublicSuffixListOracle(HostOracle):
 
 class TldextractOracle(HostOracle):
     """``tldextract`` offline (its bundled snapshot, private domains included, no fetch)."""
-
     name, questions = "tldextract", ("public-suffix", "registrable-domain")
 
     def __init__(self):

@@ -8,7 +8,8 @@ and file it with ``corpus_store.record_finding``. The artifact is moved to ``tri
 ``unreproducible/``) only after its entry is written, so an interrupted triage loses nothing.
 
 A signature is
-- ``invariant:<check_name>:<site>`` for an AssertionError raised in ``properties/invariants.py``:
+- ``invariant:<check_name>:<site>`` for an AssertionError raised in an invariants module
+  (``properties/invariants.py``, ``properties/reference.py``):
   the innermost public ``check_*`` function and a short hash of the failing line there (the
   ``_fail(...)`` call), stable when other lines of the file move;
 - ``exception:<Type>@<file>:<function>`` for any other exception: its type and the innermost
@@ -33,6 +34,8 @@ from urlwb import corpus_store
 _FRAME = re.compile(r'^\s*File "(?P<path>[^"]+)", line (?P<line>\d+),? in (?P<func>\S+)\s*$')
 _MARKERS = re.compile(r"^[\s^~]*$")
 FAILURE_PREFIXES = ("crash-", "timeout-", "oom-", "leak-")
+#: The modules whose check_* functions state invariants (shared by fuzzers and properties).
+INVARIANT_MODULES = ("properties/invariants.py", "properties/reference.py")
 
 
 @dataclasses.dataclass
@@ -103,7 +106,7 @@ def classify(stderr: str, returncode: int | None, timed_out: bool = False) -> tu
         return "exception", f"crash:exit-{returncode}", tail[0]
     exc_type = exc.split(":", 1)[0].strip()
     if exc_type.rsplit(".", 1)[-1] == "AssertionError":
-        checks = [f for f in frames if f.path.endswith("properties/invariants.py")]
+        checks = [f for f in frames if f.path.endswith(INVARIANT_MODULES)]
         public = [f for f in checks if f.func.startswith("check_")]
         site = next((f for f in reversed(checks) if f.func != "_fail"), None)
         if public and site:

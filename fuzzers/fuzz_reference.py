@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Fuzz target ``reference``: the fast parser against the reference parser.
+
+Invariant (properties/reference.py): on every input, the fast parser (``engine.url``) and the
+reference (``engine.reference``, the Standard's basic URL parser as written) agree, without a
+base, with a base, and with a state override (a URL API setter on the input as URL):
+- check_parsers_agree: both fail naming the same validation error, or give equal records (and
+  host kinds) that both URL serializers serialize alike; listening, both report the same
+  validation errors in the same order; the fast parser's fast path (unheard) answers alike;
+- check_setter_agrees: after ``URL(input).<setter> = value`` both hold equal records and
+  hrefs (or fail alike), and their parses report the same validation errors in order.
+
+Only the reference is instrumented: libFuzzer's coverage counts the Standard's steps, so the
+corpus grows towards every step of every state, and the fast parser is held to each.
+
+Input: a trailing choice of mode: "alone", "base" or one of the setters; for "base" and a setter,
+a length-prefixed text (the base, or the setter's value); the rest of the text is the input.
+"""
+import contextlib
+import sys
+
+import atheris
+
+from urlwb.fuzzdata import Reader
+
+with atheris.instrument_imports(include=["engine.reference"]) \
+        if __name__ == "__main__" else contextlib.nullcontext():
+    import engine.reference  # noqa: F401  (instrumented here, before properties imports it)
+from properties import reference
+
+MODES = ("alone", "base", *reference.SETTERS)
+
+
+def check(data: bytes) -> None:
+    r = Reader(data)
+    mode = r.choice(MODES)
+    other = r.text(r.length()) if mode != "alone" else None
+    input = r.rest()
+    reference.check_parsers_agree(input)
+    if mode == "base":
+        reference.check_parsers_agree(input, other)
+    elif mode != "alone":
+        reference.check_setter_agrees(input, mode, other)
+
+
+def TestOneInput(data: bytes) -> None:
+    check(data)
+
+
+def main() -> None:
+    atheris.Setup(sys.argv, TestOneInput)
+    atheris.Fuzz()
+
+
+if __name__ == "__main__":
+    main()

@@ -23,6 +23,10 @@ import atheris
 
 from urlwb.fuzzdata import Reader
 
+# The engine (the fast parser among it) is imported first, uninstrumented: importing
+# engine.reference inside the block would import its parent package there, and instrument it.
+import engine  # noqa: F401
+
 with atheris.instrument_imports(include=["engine.reference"]) \
         if __name__ == "__main__" else contextlib.nullcontext():
     import engine.reference  # noqa: F401  (instrumented here, before properties imports it)

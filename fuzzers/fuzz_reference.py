@@ -13,8 +13,10 @@ base, with a base, and with a state override (a URL API setter on the input as U
 Only the reference is instrumented: libFuzzer's coverage counts the Standard's steps, so the
 corpus grows towards every step of every state, and the fast parser is held to each.
 
-Input: a trailing choice of mode: "alone", "base" or one of the setters; for "base" and a setter,
-a length-prefixed text (the base, or the setter's value); the rest of the text is the input.
+Input: a trailing choice of mode: "alone", "base" or one of the setters; a trailing choice of
+encoding (the parser's encoding argument, for the query; the setters have none); for "base" and a
+setter, a length-prefixed text (the base, or the setter's value); the rest of the text is the
+input.
 """
 import contextlib
 import sys
@@ -33,16 +35,21 @@ with atheris.instrument_imports(include=["engine.reference"]) \
 from properties import reference
 
 MODES = ("alone", "base", *reference.SETTERS)
+# UTF-8 and an encoder of each kind: single-byte, multi-byte, stateful (ISO-2022-JP), and those
+# whose output encoding is UTF-8 (UTF-16LE, replacement).
+ENCODINGS = ("utf-8", "windows-1252", "shift_jis", "gb18030", "big5", "euc-kr", "iso-2022-jp",
+             "x-user-defined", "utf-16le", "replacement")
 
 
 def check(data: bytes) -> None:
     r = Reader(data)
     mode = r.choice(MODES)
+    encoding = r.choice(ENCODINGS)
     other = r.text(r.length()) if mode != "alone" else None
     input = r.rest()
-    reference.check_parsers_agree(input)
+    reference.check_parsers_agree(input, None, encoding)
     if mode == "base":
-        reference.check_parsers_agree(input, other)
+        reference.check_parsers_agree(input, other, encoding)
     elif mode != "alone":
         reference.check_setter_agrees(input, mode, other)
 

@@ -51,9 +51,9 @@ def _fields(record: engine.URLRecord) -> tuple:
             record.host, record.port, record.path, record.query, record.fragment)
 
 
-def _parse(parse, input: str, base, errors: list[str] | None):
+def _parse(parse, input: str, base, errors: list[str] | None, encoding: str = "utf-8"):
     try:
-        return parse(input, base, errors=errors)
+        return parse(input, base, encoding=encoding, errors=errors)
     except Failure as exc:
         return _Failed(exc.validation_error)
 
@@ -77,15 +77,17 @@ def _show(outcome) -> str:
     return repr(outcome) if isinstance(outcome, _Failed) else repr(_fields(outcome))
 
 
-def check_parsers_agree(input: str, base: str | None = None) -> None:
-    """Given any input, with or without a base: the fast parser and the reference both fail,
+def check_parsers_agree(input: str, base: str | None = None, encoding: str = "utf-8") -> None:
+    """Given any input, with or without a base, in any encoding (a label, for the query): the
+    fast parser and the reference both fail,
     naming the same validation error, or give equal records (every component, and the host's
     kind) that serialize alike; listening, they report the same validation errors in the same
     order; and the fast parser unheard (its fast path) answers as it does heard.
 
     With a base, the base itself must parse alike; the input is then parsed against each
     parser's own record of it."""
-    where = f"basic_url_parse({input!r}" + ("" if base is None else f", base={base!r}") + ")"
+    where = (f"basic_url_parse({input!r}" + ("" if base is None else f", base={base!r}")
+             + ("" if encoding == "utf-8" else f", encoding={encoding!r}") + ")")
     fast_base = reference_base = None
     if base is not None:
         check_parsers_agree(base)
@@ -95,13 +97,14 @@ def check_parsers_agree(input: str, base: str | None = None) -> None:
         reference_base = REFERENCE(base)
     fast_errors: list[str] = []
     reference_errors: list[str] = []
-    fast = _parse(FAST, input, fast_base, fast_errors)
-    reference = _parse(REFERENCE, input, reference_base, reference_errors)
+    fast = _parse(FAST, input, fast_base, fast_errors, encoding)
+    reference = _parse(REFERENCE, input, reference_base, reference_errors, encoding)
     _compare(where, fast, reference)
     if fast_errors != reference_errors:
         _fail(f"{where}: the fast parser reports {fast_errors!r}, the reference "
               f"{reference_errors!r}")
-    _compare(f"{where} (the fast parser not listening)", _parse(FAST, input, fast_base, None), reference)
+    _compare(f"{where} (the fast parser not listening)", _parse(FAST, input, fast_base, None, encoding),
+             reference)
 
 
 # engine.URL and the reference's URL API, each also with its parses heard: every parse the

@@ -184,19 +184,22 @@ def seeds_fast_path(mod) -> Iterator[bytes]:
 
 
 def seeds_reference(mod) -> Iterator[bytes]:
-    # WPT's URL inputs, alone and with their bases, alternating; and setters_tests.json's cases
-    # (the href as the input, the new value as the setter's value).
+    # WPT's URL inputs, alone and with their bases, alternating, in UTF-8 and (for those with a
+    # query) in each other encoding in turn; and setters_tests.json's cases (the href as the
+    # input, the new value as the setter's value).
     for i, c in enumerate(url_cases()):
-        if c.get("base") is None or i % 2:
-            w = Writer().choice(*index(mod.MODES, "alone"))
-        else:
-            w = Writer().choice(*index(mod.MODES, "base")).text(c["base"])
+        encoding = mod.ENCODINGS[i % len(mod.ENCODINGS)] if "?" in c["input"] else "utf-8"
+        mode = "alone" if c.get("base") is None or i % 2 else "base"
+        w = Writer().choice(*index(mod.MODES, mode)).choice(*index(mod.ENCODINGS, encoding))
+        if mode == "base":
+            w.text(c["base"])
         yield w.rest(c["input"]).data()
     with open(DATA / "wpt" / "setters_tests.json", encoding="utf-8") as fh:
         tests = json.load(fh)
     for attr, cases in tests.items():
         for c in cases if attr != "comment" else ():
-            yield Writer().choice(*index(mod.MODES, attr)).text(c["new_value"]).rest(c["href"]).data()
+            yield (Writer().choice(*index(mod.MODES, attr)).choice(*index(mod.ENCODINGS, "utf-8"))
+                   .text(c["new_value"]).rest(c["href"]).data())
 
 
 GENERATORS = {name[len("seeds_"):]: fn for name, fn in globals().items() if name.startswith("seeds_")}

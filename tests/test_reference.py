@@ -70,3 +70,38 @@ def test_state_override_needs_its_url():
     url = basic_url_parse("http://h/")
     with pytest.raises(TypeError, match="set it to ''"):
         basic_url_parse("q", url=url, state_override="query state")
+
+
+def test_every_state_has_numbered_steps_each_on_a_line_of_code():
+    """``urlwb coverage``'s view: each state's steps, each governing a statement of the
+    reference (the first statement of a branch, for a conditional step)."""
+    from urlwb import reference_steps
+
+    states, steps = reference_steps.states_and_steps()
+    assert [s.name for s in states] == [n for n in STATE_MACHINE if n != "hostname state"]
+    lines = SOURCE.splitlines()
+    for state in states:
+        numbers = [s.number for s in steps if s.state == state.name]
+        assert "1" in numbers and len(numbers) >= 2, state.name
+    for step in steps:
+        code = lines[step.line - 1].strip()
+        assert code and not code.startswith(("#", "elif ", "else")), (step, code)
+
+
+def test_the_coverage_view_says_which_steps_an_input_reaches(tmp_path):
+    """Parsing "http://a/b" (and nothing else) reaches the path state's step 2.3 (a code point
+    appended to buffer), but not its step 1.2 (a double-dot segment), nor the file host state."""
+    import subprocess
+    import sys
+
+    from urlwb import reference_steps
+
+    script = tmp_path / "parse.py"
+    script.write_text("import engine.reference\nengine.reference.basic_url_parse('http://a/b')\n")
+    data = tmp_path / "cov.data"
+    subprocess.run([sys.executable, "-m", "coverage", "run", f"--data-file={data}",
+                    f"--rcfile={reference_steps.corpus_store.ROOT / 'pyproject.toml'}", str(script)],
+                   check=True, cwd=reference_steps.corpus_store.ROOT)
+    report = reference_steps.report(data)
+    assert "path state, step 1.2 " in report and "path state, step 2.3 " not in report
+    assert "file host state" in report.split("states never entered")[1].splitlines()[0]

@@ -141,16 +141,6 @@ class _Parser:
         validation_error(self.errors, name)
         return Failure(name)
 
-    def check_url_code_point(self) -> None:
-        """The step all of the path, opaque path, query and fragment states take for c:
-        "If c is not a URL code point and not U+0025 (%), invalid-URL-unit validation error. If
-        c is U+0025 (%) and remaining does not start with two ASCII hex digits,
-        invalid-URL-unit validation error." """
-        if not is_url_code_point(self.c) and self.c != "%":
-            self.validation_error("invalid-URL-unit")
-        if self.c == "%" and not starts_with_two_hex_digits(self.remaining):
-            self.validation_error("invalid-URL-unit")
-
 
 # A state's "return" (with state override: the parser terminates without returning anything).
 RETURN = object()
@@ -439,9 +429,10 @@ def authority_state(p: _Parser):
     if p.c == "@":
         # step 1.1: invalid-credentials validation error.
         p.validation_error("invalid-credentials")
-        # step 1.2: if atSignSeen is true, prepend "%40" to buffer. Step 1.3: atSignSeen is true.
+        # step 1.2: if atSignSeen is true, prepend "%40" to buffer.
         if p.at_sign_seen:
             p.buffer = "%40" + p.buffer
+        # step 1.3: set atSignSeen to true.
         p.at_sign_seen = True
         # step 1.4: for each codePoint in buffer:
         for code_point in p.buffer:
@@ -452,10 +443,10 @@ def authority_state(p: _Parser):
                 continue
             # step 1.4.2: encodedCodePoints: UTF-8 percent-encode codePoint, userinfo set.
             encoded_code_points = utf8_percent_encode(code_point, USERINFO_PERCENT_ENCODE_SET)
-            # step 1.4.3: passwordTokenSeen is true: append it to url's password; 1.4.4:
-            # otherwise to url's username.
+            # step 1.4.3: passwordTokenSeen is true: append it to url's password.
             if p.password_token_seen:
                 url.password += encoded_code_points
+            # step 1.4.4: otherwise, append it to url's username.
             else:
                 url.username += encoded_code_points
         # step 1.5: set buffer to the empty string.
@@ -517,9 +508,10 @@ def host_state(p: _Parser):
             return RETURN
     # host state, step 4: otherwise:
     else:
-        # step 4.1: c is "[": insideBrackets is true. 4.2: c is "]": insideBrackets is false.
+        # step 4.1: c is "[": set insideBrackets to true.
         if p.c == "[":
             p.inside_brackets = True
+        # step 4.2: c is "]": set insideBrackets to false.
         if p.c == "]":
             p.inside_brackets = False
         # step 4.3: append c to buffer.
@@ -548,8 +540,9 @@ def port_state(p: _Parser):
                 raise p.failure("port-out-of-range")
             # step 2.1.3: url's port is null if port is the scheme's default port, else port.
             url.port = None if port == DEFAULT_PORTS.get(url.scheme) else port
-            # step 2.1.4: set buffer to the empty string. 2.1.5: state override given: return.
+            # step 2.1.4: set buffer to the empty string.
             p.buffer = ""
+            # step 2.1.5: if state override is given, then return.
             if p.state_override is not None:
                 return RETURN
         # step 2.2: if state override is given, then return failure.
@@ -571,9 +564,10 @@ def file_state(p: _Parser):
     url.host = EmptyHost("")
     # file state, step 3: c is "/" or "\":
     if p.c in ("/", "\\"):
-        # step 3.1: c is "\": invalid-reverse-solidus validation error. 3.2: file slash state.
+        # step 3.1: c is "\": invalid-reverse-solidus validation error.
         if p.c == "\\":
             p.validation_error("invalid-reverse-solidus")
+        # step 3.2: set state to file slash state.
         p.state = "file slash state"
     # file state, step 4: otherwise, base is non-null and base's scheme is "file":
     elif base is not None and base.scheme == "file":
@@ -614,9 +608,10 @@ def file_slash_state(p: _Parser):
     base, url = p.base, p.url
     # file slash state, step 1: c is "/" or "\":
     if p.c in ("/", "\\"):
-        # step 1.1: c is "\": invalid-reverse-solidus validation error. 1.2: file host state.
+        # step 1.1: c is "\": invalid-reverse-solidus validation error.
         if p.c == "\\":
             p.validation_error("invalid-reverse-solidus")
+        # step 1.2: set state to file host state.
         p.state = "file host state"
     # file slash state, step 2: otherwise:
     else:
@@ -647,21 +642,24 @@ def file_host_state(p: _Parser):
             p.state = "path state"
         # step 1.2: otherwise, buffer is the empty string:
         elif p.buffer == "":
-            # step 1.2.1: url's host is the empty string. 1.2.2: state override: return.
+            # step 1.2.1: set url's host to the empty string.
             url.host = EmptyHost("")
+            # step 1.2.2: if state override is given, then return.
             if p.state_override is not None:
                 return RETURN
             # step 1.2.3: set state to path start state.
             p.state = "path start state"
         # step 1.3: otherwise:
         else:
-            # step 1.3.1: host: host parsing buffer with url is not special (1.3.2: failure
-            # raises). 1.3.3: host is "localhost": host is the empty string.
+            # step 1.3.1: host: host parsing buffer with url is not special. (1.3.2: failure
+            # raises.)
             host = parse_host(p.buffer, not url.is_special, errors=p.errors)
+            # step 1.3.3: host is "localhost": set host to the empty string.
             if host == "localhost":
                 host = EmptyHost("")
-            # step 1.3.4: set url's host to host. 1.3.5: state override is given: return.
+            # step 1.3.4: set url's host to host.
             url.host = host
+            # step 1.3.5: if state override is given, then return.
             if p.state_override is not None:
                 return RETURN
             # step 1.3.6: buffer is the empty string, state path start state.
@@ -676,9 +674,10 @@ def path_start_state(p: _Parser):
     url = p.url
     # path start state, step 1: url is special:
     if url.is_special:
-        # step 1.1: c is "\": invalid-reverse-solidus validation error. 1.2: path state.
+        # step 1.1: c is "\": invalid-reverse-solidus validation error.
         if p.c == "\\":
             p.validation_error("invalid-reverse-solidus")
+        # step 1.2: set state to path state.
         p.state = "path state"
         # step 1.3: c is neither "/" nor "\": decrease pointer by 1.
         if p.c not in ("/", "\\"):
@@ -693,8 +692,9 @@ def path_start_state(p: _Parser):
         p.state = "fragment state"
     # path start state, step 4: otherwise, c is not the EOF code point:
     elif p.c != EOF:
-        # step 4.1: path state. 4.2: c is not "/": decrease pointer by 1.
+        # step 4.1: set state to path state.
         p.state = "path state"
+        # step 4.2: c is not "/": decrease pointer by 1.
         if p.c != "/":
             p.pointer -= 1
     # path start state, step 5: state override is given and url's host is null: append the
@@ -715,9 +715,10 @@ def path_state(p: _Parser):
             p.validation_error("invalid-reverse-solidus")
         # step 1.2: buffer is a double-dot URL path segment:
         if is_double_dot_segment(p.buffer):
-            # step 1.2.1: shorten url's path. 1.2.2: neither c is "/", nor url is special and c
-            # is "\": append the empty string to url's path.
+            # step 1.2.1: shorten url's path.
             shorten(url)
+            # step 1.2.2: neither c is "/", nor url is special and c is "\": append the empty
+            # string to url's path.
             if not slash:
                 url.path.append("")
         # step 1.3: buffer is a single-dot URL path segment and neither c is "/", nor url is
@@ -744,9 +745,13 @@ def path_state(p: _Parser):
             p.state = "fragment state"
     # path state, step 2: otherwise:
     else:
-        # step 2.1, 2.2: c is not a URL code point (and not "%"), or a "%" not followed by two
-        # hex digits: invalid-URL-unit validation error.
-        p.check_url_code_point()
+        # step 2.1: c is not a URL code point and not "%": invalid-URL-unit validation error.
+        if not is_url_code_point(p.c) and p.c != "%":
+            p.validation_error("invalid-URL-unit")
+        # step 2.2: c is "%" and remaining does not start with two ASCII hex digits:
+        # invalid-URL-unit validation error.
+        if p.c == "%" and not starts_with_two_hex_digits(p.remaining):
+            p.validation_error("invalid-URL-unit")
         # step 2.3: UTF-8 percent-encode c using the path percent-encode set, append to buffer.
         p.buffer += utf8_percent_encode(p.c, PATH_PERCENT_ENCODE_SET)
 
@@ -766,13 +771,21 @@ def opaque_path_state(p: _Parser):
     elif p.c == " ":
         # step 3.1: invalid-URL-unit validation error.
         p.validation_error("invalid-URL-unit")
-        # step 3.2: remaining starts with "?" or "#": append "%20" to url's path. 3.3:
-        # otherwise, append U+0020 SPACE.
-        url.path += "%20" if p.remaining.startswith(("?", "#")) else " "
+        # step 3.2: remaining starts with "?" or "#": append "%20" to url's path.
+        if p.remaining.startswith(("?", "#")):
+            url.path += "%20"
+        # step 3.3: otherwise, append U+0020 SPACE to url's path.
+        else:
+            url.path += " "
     # opaque path state, step 4: otherwise, c is not the EOF code point:
     elif p.c != EOF:
-        # step 4.1, 4.2: invalid-URL-unit validation errors.
-        p.check_url_code_point()
+        # step 4.1: c is not a URL code point and not "%": invalid-URL-unit validation error.
+        if not is_url_code_point(p.c) and p.c != "%":
+            p.validation_error("invalid-URL-unit")
+        # step 4.2: c is "%" and remaining does not start with two ASCII hex digits:
+        # invalid-URL-unit validation error.
+        if p.c == "%" and not starts_with_two_hex_digits(p.remaining):
+            p.validation_error("invalid-URL-unit")
         # step 4.3: UTF-8 percent-encode c using the C0 control percent-encode set, append to
         # url's path.
         url.path += utf8_percent_encode(p.c, C0_CONTROL_PERCENT_ENCODE_SET)
@@ -802,8 +815,14 @@ def query_state(p: _Parser):
             p.state = "fragment state"
     # query state, step 3: otherwise, if c is not the EOF code point:
     elif p.c != EOF:
-        # step 3.1, 3.2: invalid-URL-unit validation errors. 3.3: append c to buffer.
-        p.check_url_code_point()
+        # step 3.1: c is not a URL code point and not "%": invalid-URL-unit validation error.
+        if not is_url_code_point(p.c) and p.c != "%":
+            p.validation_error("invalid-URL-unit")
+        # step 3.2: c is "%" and remaining does not start with two ASCII hex digits:
+        # invalid-URL-unit validation error.
+        if p.c == "%" and not starts_with_two_hex_digits(p.remaining):
+            p.validation_error("invalid-URL-unit")
+        # step 3.3: append c to buffer.
         p.buffer += p.c
 
 
@@ -811,8 +830,13 @@ def fragment_state(p: _Parser):
     """https://url.spec.whatwg.org/#fragment-state"""
     # fragment state, step 1: c is not the EOF code point:
     if p.c != EOF:
-        # step 1.1, 1.2: invalid-URL-unit validation errors.
-        p.check_url_code_point()
+        # step 1.1: c is not a URL code point and not "%": invalid-URL-unit validation error.
+        if not is_url_code_point(p.c) and p.c != "%":
+            p.validation_error("invalid-URL-unit")
+        # step 1.2: c is "%" and remaining does not start with two ASCII hex digits:
+        # invalid-URL-unit validation error.
+        if p.c == "%" and not starts_with_two_hex_digits(p.remaining):
+            p.validation_error("invalid-URL-unit")
         # step 1.3: UTF-8 percent-encode c using the fragment percent-encode set, append to
         # url's fragment.
         p.url.fragment += utf8_percent_encode(p.c, FRAGMENT_PERCENT_ENCODE_SET)

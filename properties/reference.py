@@ -15,6 +15,7 @@ import functools
 import engine
 import engine.reference
 from engine import Failure
+from properties.invariants import _Failed  # (a Failure raised, compared by its validation error)
 
 __all__ = ["check_parsers_agree", "check_setter_agrees", "SETTERS"]
 
@@ -28,21 +29,6 @@ FAST, REFERENCE = engine.basic_url_parse, engine.reference.basic_url_parse
 
 def _fail(message: str) -> None:
     raise AssertionError(message)
-
-
-class _Failed:
-    """A Failure raised, compared by the name of its validation error."""
-
-    __slots__ = ("validation_error",)
-
-    def __init__(self, validation_error: str | None):
-        self.validation_error = validation_error
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Failed) and other.validation_error == self.validation_error
-
-    def __repr__(self) -> str:
-        return f"Failure({self.validation_error!r})"
 
 
 def _fields(record: engine.URLRecord) -> tuple:

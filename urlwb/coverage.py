@@ -11,7 +11,10 @@ pyproject.toml; no atheris), in child processes, into its own data file under
 
 With no source flag, all three. Prints a table per engine module (statements, branches, percent)
 for all chosen sources together, a line per source, and, with ``--corpus``, the engine functions
-(spec algorithms) no corpus input ever enters; writes an HTML report to ``.urlwb/coverage/html/``.
+(spec algorithms) no corpus input ever enters; then the reference parser's view
+(``urlwb.reference_steps``): per state of the basic URL parser, how many of its numbered steps
+the corpora reach (the WPT data, without ``--corpus``), the states never entered and each step
+never reached ("path state, step 1.2.2"); writes an HTML report to ``.urlwb/coverage/html/``.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from urlwb import children, corpus_store
+from urlwb import children, corpus_store, reference_steps
 from urlwb.replay import replay
 
 PYPROJECT = corpus_store.ROOT / "pyproject.toml"
@@ -150,19 +153,22 @@ def _wpt_child(data_file: str) -> None:
             getattr(url, g)
         list(url.search_params)
 
-    for c in cases("urltestdata.json") + cases("urltestdata-javascript-only.json"):
-        try:
-            touch(engine.URL(c["input"], c.get("base")))
-        except engine.Failure:
-            pass
-    setters = json.loads((wpt / "setters_tests.json").read_text(encoding="utf-8"))
-    for attr, tests in setters.items():
-        if attr == "comment":
-            continue
-        for c in tests:
-            url = engine.URL(c["href"])
-            setattr(url, attr, c["new_value"])
-            touch(url)
+    import engine.reference
+
+    for URL in (engine.URL, engine.reference.ReferenceURL):
+        for c in cases("urltestdata.json") + cases("urltestdata-javascript-only.json"):
+            try:
+                touch(URL(c["input"], c.get("base")))
+            except engine.Failure:
+                pass
+        setters = json.loads((wpt / "setters_tests.json").read_text(encoding="utf-8"))
+        for attr, tests in setters.items():
+            if attr == "comment":
+                continue
+            for c in tests:
+                url = URL(c["href"])
+                setattr(url, attr, c["new_value"])
+                touch(url)
     for c in cases("toascii.json") + cases("IdnaTestV2.json"):
         try:
             touch(engine.URL(f"https://{c['input']}/x"))
@@ -313,6 +319,10 @@ def run(args) -> int:
         print(f"engine functions the corpus never enters ({len(never)}):")
         for name in never:
             print(f"  {name}")
+    steps_source = "corpus" if "corpus" in files else " + ".join(sources)
+    print()
+    print(f"the reference parser's steps (engine/reference/url_parser.py) reached by {steps_source}:")
+    print(reference_steps.report(files.get("corpus", combined)))
     index = html_report(combined, folder / "html")
     print()
     print(f"HTML report: {index}")

@@ -8,7 +8,8 @@ signature equals the one computed now.
 
 A signature is
 
-- ``invariant:<check_name>:<site>`` for an AssertionError raised in ``properties/invariants/``:
+- ``invariant:<check_name>:<site>`` for an AssertionError raised in ``properties/invariants/``
+  or ``properties/reference.py``:
   the innermost public ``check_*`` function and a short hash of the failing line there (the
   ``fail(...)`` call), stable when other lines of the file move;
 - ``exception:<Type>@<file>:<function>`` for any other exception: its type and the innermost
@@ -46,7 +47,8 @@ _MARKERS = re.compile(r"^[\s^~]*$")
 #: recent call first):" (all threads) and "Stack (most recent call first):" (one thread, as
 #: faulthandler.register(..., all_threads=False) and dump_traceback_later print it).
 _DUMP_HEADER = re.compile(r"(?:(?:Current thread|Thread) 0x[0-9a-f]+|Stack) \(most recent call first\):")
-INVARIANTS_DIR = "properties/invariants/"
+#: Where the invariants live: the check_* functions shared by fuzzers and properties.
+INVARIANT_MODULES = ("properties/invariants/", "properties/reference.py")
 
 
 @dataclasses.dataclass
@@ -129,7 +131,7 @@ def of_failure(stderr: str, returncode: int | None, timed_out: bool = False,
         return "exception", f"crash:exit-{returncode}", tail[0]
     exc_type = exc.split(":", 1)[0].strip()
     if exc_type.rsplit(".", 1)[-1] == "AssertionError":
-        checks = [f for f in frames if f.path.startswith(INVARIANTS_DIR)]
+        checks = [f for f in frames if f.path.startswith(INVARIANT_MODULES)]
         public = [f for f in checks if f.func.startswith("check_")]
         site = next((f for f in reversed(checks) if f.func != "fail"), None)
         if public and site:

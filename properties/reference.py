@@ -15,7 +15,7 @@ import functools
 import engine
 import engine.reference
 from engine import Failure
-from properties.invariants import _Failed  # (a Failure raised, compared by its validation error)
+from properties.invariants.common import Failed  # (a Failure raised, compared by its validation error)
 
 __all__ = ["check_parsers_agree", "check_setter_agrees", "SETTERS"]
 
@@ -41,12 +41,12 @@ def _parse(parse, input: str, base, errors: list[str] | None, encoding: str = "u
     try:
         return parse(input, base, encoding=encoding, errors=errors)
     except Failure as exc:
-        return _Failed(exc.validation_error)
+        return Failed(exc.validation_error)
 
 
 def _compare(where: str, fast, reference) -> None:
     """Both failed alike, or both gave equal records that both serializers serialize alike."""
-    if isinstance(fast, _Failed) or isinstance(reference, _Failed):
+    if isinstance(fast, Failed) or isinstance(reference, Failed):
         if fast != reference:
             _fail(f"{where}: the fast parser gives {_show(fast)}, the reference {_show(reference)}")
         return
@@ -60,7 +60,7 @@ def _compare(where: str, fast, reference) -> None:
 
 
 def _show(outcome) -> str:
-    return repr(outcome) if isinstance(outcome, _Failed) else repr(_fields(outcome))
+    return repr(outcome) if isinstance(outcome, Failed) else repr(_fields(outcome))
 
 
 def check_parsers_agree(input: str, base: str | None = None, encoding: str = "utf-8") -> None:
@@ -78,7 +78,7 @@ def check_parsers_agree(input: str, base: str | None = None, encoding: str = "ut
     if base is not None:
         check_parsers_agree(base)
         fast_base = _parse(FAST, base, None, None)
-        if isinstance(fast_base, _Failed):
+        if isinstance(fast_base, Failed):
             return
         reference_base = REFERENCE(base)
     fast_errors: list[str] = []
@@ -114,11 +114,11 @@ def _after_setting(URL, href: str, setter: str, value: str):
     try:
         url = URL(href)
     except Failure as exc:
-        return _Failed(exc.validation_error)
+        return Failed(exc.validation_error)
     try:
         setattr(url, setter, value)
     except Failure as exc:
-        return (_Failed(exc.validation_error), _fields(url.record), url.href)
+        return (Failed(exc.validation_error), _fields(url.record), url.href)
     return (_fields(url.record), url.href)
 
 

@@ -263,6 +263,6 @@ def test_fuzz_target_files_a_minimized_finding_and_replay_fails_on_it(tmp_path, 
     entries = sorted((tmp_path / "differential" / "regress").glob("*.json"))
     assert len(entries) == 1
     meta = json.loads(entries[0].read_text(encoding="utf-8"))
-    assert meta["signature"] == "host-origin:engine~ada_url" and meta["status"] == "open"
+    assert meta["signature"] == "host-origin/backslash:engine~ada_url" and meta["status"] == "open"
     assert len(meta["input"]) < len("http://example.com/a\\b?query#frag") and "\\" in meta["input"]
     fd.check(encode_case("http://example.com/", None))  # no disagreement: passes

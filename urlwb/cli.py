@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from urlwb.errors import UsageError
@@ -32,7 +33,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "triage": ("urlwb.triage", "minimize, deduplicate and file crash artifacts into corpus/*/regress/"),
     "minimize": ("urlwb.minimize", "minimize one crashing input"),
     "replay": ("urlwb.replay", "replay seed and regress corpora through their targets' checks"),
-    "merge": ("urlwb.merge", "merge the working corpus into the seed corpus (libFuzzer -merge=1)"),
+    "merge": ("urlwb.merge", "distil the working corpus into corpus/<target>/distilled/ (libFuzzer -merge=1)"),
     "list": ("urlwb.listing", "list targets, corpora and findings"),
     "coverage": ("urlwb.coverage", "engine branch coverage reached by WPT, properties and corpora"),
     "diff": ("urlwb.diff", "differential: one input, many parsers, a verdict table"),
@@ -93,6 +94,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"urlwb {args.command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (urlwb list | head): stop quietly, as a Unix filter does; the
+        # stream is pointed at /dev/null so that Python's own flush at exit does not fail too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

@@ -107,14 +107,15 @@ def run(args) -> int:
 
 
 def list_oracles() -> int:
-    print(f"{'name':<18} {'family':<7} {'language':<11} {'declared':<34} status")
     rows = [(n, e.family, e.language, e.spec) for n, e in oracles.REGISTRY.items()]
     rows += [(n, "host", s.language, s) for n, s in oracles.HOST_SPECS.items()]
+    width = max(len(r[0]) for r in rows)
+    print(f"{'name':<{width}} {'family':<7} {'language':<11} {'declared':<36} status")
     for name, fam, lang, spec in rows:
         where = ("in process" if spec is None else
                  f"urlwb/oracles/{spec.folder.name}/oracles.toml" if spec.source == "manifest" else spec.source)
         status = f"skipped: {spec.skip}" if spec is not None and spec.skip else "ready"
-        print(f"{name:<18} {fam:<7} {lang:<11} {where:<34} {status}")
+        print(f"{name:<{width}} {fam:<7} {lang:<11} {where:<36} {status}")
     for error in oracles.MANIFEST_ERRORS:
         print(f"manifest not read: {error}")
     return 0

@@ -300,8 +300,8 @@ def _is_file(text: str | None) -> bool:
 
 
 def _first_segment(path: str) -> tuple[str, bool]:
-    """The first segment of a path (after its leading slashes), and whether it ends the path."""
-    rest = path.lstrip("/\\")
+    """The first segment of a path (after its leading slash), and whether it ends the path."""
+    rest = path[1:] if path[:1] in ("/", "\\") else path
     m = re.match(r"[^/\\]*", rest)
     return m.group(0), m.end() == len(rest)
 
@@ -623,7 +623,8 @@ def _after_other(label: str, i: int) -> bool:
 #: a virama and a code point it follows; Arabic letters of joining type D around a ZWNJ, one
 #: with a transparent mark (https://www.rfc-editor.org/rfc/rfc5892#appendix-A.1)
 VIRAMA_EXAMPLES = ("\u0915\u094d", "\u0d15\u0d4d", "\u0995\u09cd")
-JOINING_CONTEXT_EXAMPLES = (("\u0628", "\u0628"), ("\u0644\u064b", "\u0627"), ("\u0647", "\u0645"))
+JOINING_CONTEXT_EXAMPLES = (("\u0628", "\u0628"), ("\u0644\u064b", "\u0627"), ("\u0647", "\u0645"),
+                            ("\u0628", "\u064b\u0628"))
 _JOINERS = "joiners"
 JOINERS = Group(_JOINERS, "https://www.rfc-editor.org/rfc/rfc5892#appendix-A", (
     _spelling(_JOINERS, "ZWJ after a virama", labels,

@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings, strategies as st
+from hypothesis import HealthCheck, Phase, given, seed, settings, strategies as st
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -35,17 +35,21 @@ from urlwb.fuzzdata import decode_text  # noqa: E402
 # -- the generators --------------------------------------------------------------------------
 
 
-def draw(strategy, n: int) -> list:
-    """``n`` examples of ``strategy``, the same on every run (derandomized, no database)."""
+def draw(strategy, n: int, first_seed: int = 0) -> list:
+    """Examples of ``strategy`` from ``n`` runs of two examples, seeded ``first_seed`` on: each
+    run's simplest example, then one drawn at random. The random ones are independent and the
+    same on every run. (In one long run, Hypothesis follows each random example with up to five
+    mutations of it: the sample would measure its mutator more than the strategy.)"""
     out: list = []
+    for i in range(first_seed, first_seed + n):
+        @seed(i)
+        @settings(max_examples=2, database=None, deadline=None, phases=[Phase.generate],
+                  suppress_health_check=list(HealthCheck))
+        @given(strategy)
+        def collect(example):
+            out.append(example)
 
-    @settings(max_examples=n, database=None, derandomize=True, deadline=None,
-              phases=[Phase.generate], suppress_health_check=list(HealthCheck))
-    @given(strategy)
-    def collect(example):
-        out.append(example)
-
-    collect()
+        collect()
     return out
 
 
@@ -158,11 +162,26 @@ _RAW_ONE_BYTE = {f"{sp.code_point_name(c)} raw in a host": "one byte, which libF
                  for c in sp.FORBIDDEN_DOMAIN_CODE_POINTS}
 _BASE_SPELLINGS = tuple(x.name for x in sp.DRIVE_LETTERS.spellings if "base" in x.name)
 
-URL_SAMPLES_N, HOST_SAMPLES_N, SMALL_N, DIFFERENTIAL_N = 600, 600, 300, 6000
+#: how many seeds each strategy is drawn with (by how many spellings it must reach), and how
+#: many inputs the differential's generator gives
+MANY, SOME, FEW, DIFFERENTIAL_N = 250, 200, 100, 6000
 
 
-def _strategy(strategy, n: int, to_samples: Callable) -> Callable[[], list[Sample]]:
-    return lambda: [x for example in draw(strategy, n) for x in to_samples(example)]
+#: the strategies the rows draw from, by number of seeds; those with the same number are
+#: drawn together (one Hypothesis run per seed for all of them)
+_DRAWN: dict[int, list] = {}
+
+
+def _strategy(strategy, seeds: int, to_samples: Callable) -> Callable[[], list[Sample]]:
+    column = len(_DRAWN.setdefault(seeds, []))
+    _DRAWN[seeds].append(strategy)
+    return lambda: [x for ex in strategy_examples(seeds)[column] for x in to_samples(ex)]
+
+
+@functools.cache
+def strategy_examples(seeds: int) -> list[list]:
+    """The examples of each strategy drawn with ``seeds`` seeds, by column."""
+    return [list(column) for column in zip(*draw(st.tuples(*_DRAWN[seeds]), seeds))]
 
 
 def _dictionary(target: str, kind: str) -> Callable[[], list[Sample]]:
@@ -175,16 +194,14 @@ def _url_seeds() -> list[Sample]:
 
 GENERATORS = (
     # -- the strategies --
-    Generator("strategies.urls x bases", _strategy(
-        st.tuples(s.urls, st.one_of(st.none(), s.bases)), URL_SAMPLES_N,
-        lambda ub: [Sample("url", ub[0], ub[1])]),
-        _only(DOT, WDL, ASTRAL, SURR, rest="each host spelling is held against the strategy "
-              "that builds that kind of host (the hosts, ipv4_cases, ipv6_cases and domains "
-              "rows); urls draws its hosts from those"),
-        excused={"astral code point in a host": "the hosts row",
-                 "astral code point in a search-params name": _NO_NAMES}),
-    Generator("strategies.hosts", _strategy(s.hosts, HOST_SAMPLES_N,
-                                            lambda h: [Sample("host", h)]),
+    Generator("strategies.urls_and_bases",
+              _strategy(s.urls_and_bases, MANY, lambda ub: [Sample("url", ub[0], ub[1])]),
+              _only(DOT, WDL, ASTRAL, SURR, rest="each host spelling is held against the strategy "
+                    "that builds that kind of host (the hosts, ipv4_cases, ipv6_cases and "
+                    "domains rows); urls draws its hosts from those"),
+              excused={"astral code point in a host": "the hosts row",
+                       "astral code point in a search-params name": _NO_NAMES}),
+    Generator("strategies.hosts", _strategy(s.hosts, SOME, lambda h: [Sample("host", h)]),
               _only(FHOST, FDOMAIN, ASTRAL, SURR, IPV6, dot_segments=_NO_PATH,
                     Windows_drive_letters=_NO_PATH, IPv4="the ipv4_cases row (hosts draws "
                     "ipv4_texts, built on ipv4_cases)", joiners="the domains row",
@@ -194,35 +211,34 @@ GENERATORS = (
                           if "unclosed" not in x.name},
                        "astral code point in a path": _NO_PATH,
                        "astral code point in a search-params name": _NO_NAMES}),
-    Generator("strategies.ipv4_cases", _strategy(s.ipv4_cases, SMALL_N,
-                                                 lambda c: [Sample("host", c.text)]),
+    Generator("strategies.ipv4_cases",
+              _strategy(s.ipv4_cases, SOME, lambda c: [Sample("host", c.text)]),
               _only(IPV4, rest="it builds IPv4 hosts only (ASCII, full-width digits, "
                     "ideographic dots, percent-encoding)")),
-    Generator("strategies.ipv6_cases", _strategy(s.ipv6_cases, SMALL_N,
-                                                 lambda c: [Sample("ipv6", c.text)]),
+    Generator("strategies.ipv6_cases",
+              _strategy(s.ipv6_cases, SOME, lambda c: [Sample("ipv6", c.text)]),
               _only(IPV6, rest="it builds the text between IPv6 brackets only"),
               excused={"'[' without ']' (IPv6-unclosed)": "brackets are the host parser's "
                        "(the hosts row)"}),
-    Generator("strategies.domains", _strategy(s.domains, HOST_SAMPLES_N,
-                                              lambda d: [Sample("host", d)]),
+    Generator("strategies.domains", _strategy(s.domains, SOME, lambda d: [Sample("host", d)]),
               _only(JOIN, BIDI, rest="the hosts row (hosts draws from domains)")),
-    Generator("strategies.fast_path_urls", _strategy(s.fast_path_urls, SMALL_N,
-                                                     lambda u: [Sample("url", u)]),
+    Generator("strategies.fast_path_urls",
+              _strategy(s.fast_path_urls, SOME, lambda u: [Sample("url", u)]),
               _only(DOT, rest="the fast path takes printable-ASCII special URLs without file: "
                     "(the urls row holds the rest of the fast-path property's input)")),
     Generator("strategies.search_params_inits x search_params_ops", _strategy(
         st.tuples(st.one_of(s.search_params_inits, s.form_pairs),
-                  st.lists(s.search_params_ops, max_size=8)), SMALL_N,
+                  st.lists(s.search_params_ops, max_size=8)), FEW,
         lambda example: [Sample("name", n) for n in _search_params_names(example)]),
-        _only(ASTRAL, SURR, rest="URLSearchParams names and values are not parsed as URLs"),
-        excused={"astral code point in a host": _NO_HOST,
-                 "astral code point in a path": _NO_PATH}),
-    Generator("strategies.percent_texts", _strategy(s.percent_texts, SMALL_N,
-                                                    lambda t: [Sample("text", t)]),
+              _only(ASTRAL, SURR, rest="URLSearchParams names and values are not parsed as URLs"),
+              excused={"astral code point in a host": _NO_HOST,
+                       "astral code point in a path": _NO_PATH}),
+    Generator("strategies.percent_texts",
+              _strategy(s.percent_texts, FEW, lambda t: [Sample("text", t)]),
               _only(SURR, rest="percent-encoding reads no URL syntax")),
     Generator("strategies.form_pairs", _strategy(
-        s.form_pairs, SMALL_N, lambda pairs: [Sample("text", x) for p in pairs for x in p]),
-        _only(SURR, rest="application/x-www-form-urlencoded reads no URL syntax")),
+        s.form_pairs, FEW, lambda pairs: [Sample("text", x) for pair in pairs for x in pair]),
+              _only(SURR, rest="application/x-www-form-urlencoded reads no URL syntax")),
     # -- the dictionaries --
     Generator("fuzz_url.dict + url seeds", _dictionary("url", "url"),
               _only(DOT, WDL, ASTRAL, SURR, rest="fuzz_host.dict, fuzz_ipv4.dict, "

@@ -249,7 +249,8 @@ GENERATORS = (
               also=_url_seeds, also_for=_BASE_SPELLINGS),
     Generator("fuzz_setters.dict", _dictionary("setters", "url"),
               _only(DOT, SURR, rest="fuzz_url.dict and fuzz_host.dict (the setters reach the "
-                    "same parser states with a state override)")),
+                    "same parser states with a state override)"),
+              excused=_SURROGATE_POSITIONS),
     Generator("fuzz_fast_path.dict", _dictionary("fast_path", "url"),
               _only(DOT, rest="the fast path takes printable-ASCII special URLs without file:; "
                     "its input is decoded with surrogateescape, so any byte that is not UTF-8 "

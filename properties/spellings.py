@@ -21,6 +21,7 @@ tell a generator's gap from an engine bug).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
@@ -65,6 +66,7 @@ class URLParts:
     path: str
 
 
+@functools.lru_cache(maxsize=4096)
 def split_url(text: str, base: str | None = None) -> URLParts:
     """Cut ``text`` into scheme, host and path roughly as the basic URL parser does
     (https://url.spec.whatwg.org/#concept-basic-url-parser): leading and trailing C0 controls
@@ -625,6 +627,10 @@ def _after_other(label: str, i: int) -> bool:
 VIRAMA_EXAMPLES = ("\u0915\u094d", "\u0d15\u0d4d", "\u0995\u09cd")
 JOINING_CONTEXT_EXAMPLES = (("\u0628", "\u0628"), ("\u0644\u064b", "\u0627"), ("\u0647", "\u0645"),
                             ("\u0628", "\u064b\u0628"))
+#: (before, after) a joiner, in each context CheckJoiners tells apart: after a virama, between
+#: joining letters (directly or through a transparent mark), after another code point, first
+JOINER_CONTEXTS = (tuple((v, "") for v in VIRAMA_EXAMPLES) + JOINING_CONTEXT_EXAMPLES
+                   + (("a", "b"), ("\u05d0", ""), ("1", "a"), ("", "a"), ("", "\u0628")))
 _JOINERS = "joiners"
 JOINERS = Group(_JOINERS, "https://www.rfc-editor.org/rfc/rfc5892#appendix-A", (
     _spelling(_JOINERS, "ZWJ after a virama", labels,

@@ -129,7 +129,7 @@ _IPV4_NON_NUMBERS = ("09", "08", "018", "0779", "0x1g", "0xg", "1a", "x", "-1", 
 
 @st.composite
 def _ipv4_part(draw, number=_ipv4_number, kinds=("dec",) * 6 + ("oct",) * 3 + ("hex",) * 3
-               + ("0x", "bad", "empty", "empty")):
+               + ("0x", "bad", "bad", "empty", "empty")):
     """(text, value) for one IPv4 part: a ``number`` in decimal, octal or hex, '0x' alone, or
     (value None) a part the IPv4 number parser rejects or an empty part."""
     kind = draw(st.sampled_from(kinds))
@@ -183,7 +183,7 @@ def _ipv4_case(draw, decorate: bool):
     value = _ipv4_value(parts)
     text = ".".join(t for t, _ in parts) + draw(st.sampled_from(("", "", "", ".")))
     if decorate:
-        how = draw(st.sampled_from(("plain", "plain", "fullwidth", "dots", "percent")))
+        how = draw(st.sampled_from(("plain", "plain", "plain", "fullwidth", "dots", "percent")))
         if how == "fullwidth":  # UTS46 maps full-width digits and letters to ASCII
             text = "".join(FULLWIDTH_DIGITS.get(c, c) for c in text)
         elif how == "dots":
@@ -275,7 +275,7 @@ def _break_ipv6(draw, text: str, hex_texts: list[str]) -> IPv6Case:
     elif how == "too-few-pieces":
         text = ":".join(hex_texts[:draw(st.integers(1, 7))])
     elif how == "multiple-compression":
-        text = "1::" + text.strip(":") + "::1"
+        text = "1::2::" + text.lstrip(":")
     elif how == "leading-colon":
         text = ":" + text.lstrip(":")
     elif how == "trailing-colon":

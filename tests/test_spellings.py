@@ -164,7 +164,7 @@ _BASE_SPELLINGS = tuple(x.name for x in sp.DRIVE_LETTERS.spellings if "base" in 
 
 #: how many seeds each strategy is drawn with (by how many spellings it must reach), and how
 #: many inputs the differential's generator gives
-MANY, SOME, FEW, DIFFERENTIAL_N = 250, 200, 100, 6000
+MANY, SOME, FEW, DIFFERENTIAL_N = 250, 200, 100, 10_000
 
 
 #: the strategies the rows draw from, by number of seeds; those with the same number are
@@ -212,11 +212,11 @@ GENERATORS = (
                        "astral code point in a path": _NO_PATH,
                        "astral code point in a search-params name": _NO_NAMES}),
     Generator("strategies.ipv4_cases",
-              _strategy(s.ipv4_cases, SOME, lambda c: [Sample("host", c.text)]),
+              _strategy(s.ipv4_cases, MANY, lambda c: [Sample("host", c.text)]),
               _only(IPV4, rest="it builds IPv4 hosts only (ASCII, full-width digits, "
                     "ideographic dots, percent-encoding)")),
     Generator("strategies.ipv6_cases",
-              _strategy(s.ipv6_cases, SOME, lambda c: [Sample("ipv6", c.text)]),
+              _strategy(s.ipv6_cases, MANY, lambda c: [Sample("ipv6", c.text)]),
               _only(IPV6, rest="it builds the text between IPv6 brackets only"),
               excused={"'[' without ']' (IPv6-unclosed)": "brackets are the host parser's "
                        "(the hosts row)"}),
@@ -435,7 +435,7 @@ def test_a_near_miss_is_not_taken_for_the_spelling(name, sample):
 
 def test_the_restated_ipv6_parser_fails_exactly_where_the_engine_does_and_for_its_reason():
     import engine
-    texts = [c.text for c in draw(s.ipv6_cases, SMALL_N)] + list(sp.IPV6_FAILURES.values())
+    texts = [c.text for c in draw(s.ipv6_cases, FEW)] + list(sp.IPV6_FAILURES.values())
     texts += [x.example.text for x in sp.IPV6.spellings if x.example.kind == "ipv6"]
     for text in texts:
         try:
@@ -448,13 +448,26 @@ def test_the_restated_ipv6_parser_fails_exactly_where_the_engine_does_and_for_it
 
 # -- the test can fail ---------------------------------------------------------------------------
 
-def test_a_dictionary_without_a_spellings_token_misses_it(monkeypatch):
-    real = dictionary_tokens("url")
-    monkeypatch.setitem(globals(), "dictionary_tokens",
-                        lambda target: [t for t in real if t not in (b"%2E%2E", b"/%2E%2E/")])
-    g = dataclasses.replace(BY_NAME["fuzz_url.dict + url seeds"],
-                            samples=_dictionary("url", "url"), also=None, also_for=())
-    assert "double-dot segment '%2E%2E'" in missing(g)
+def test_a_dictionary_without_a_spellings_token_misses_it():
+    spelling = sp.BY_NAME["double-dot segment '%2E%2E'"]
+    tokens = dictionary_tokens("url")
+    without = [t for t in tokens if b"%2E%2E" not in t]
+    assert reached([Sample("url", decode_text(t)) for t in tokens], [spelling])
+    assert not reached([Sample("url", decode_text(t)) for t in without], [spelling])
+
+
+@pytest.mark.parametrize("production, remove, lost", [
+    ("the lone-surrogate mutation", lambda mp: mp.setattr(generate, "MUTATIONS", [
+        m for m in generate.MUTATIONS if m is not generate._lone_surrogate]),
+     [x.name for x in sp.LONE_SURROGATES.spellings]),
+    ("the ES code points of BIDI_CLASS_EXAMPLES", lambda mp: mp.delitem(
+        sp.BIDI_CLASS_EXAMPLES, "ES"), ["ES in a label of a Bidi domain name"]),
+])
+def test_the_generator_without_a_spellings_production_misses_it(monkeypatch, production, remove,
+                                                                 lost):
+    remove(monkeypatch)  # urlwb.generate reads both as it generates
+    samples = [Sample("url", i, b) for i, b in generate.generate(DIFFERENTIAL_N, seed=1)]
+    assert reached(samples, [sp.BY_NAME[name] for name in lost]) == set(), production
 
 
 # -- the table, printed -----------------------------------------------------------------------

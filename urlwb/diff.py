@@ -656,8 +656,11 @@ def write_report(res: DiffResult, out: pathlib.Path, title: str = "Differential 
     paths = [out / "report.md", out / "report.html", out / "findings.json", out / "summary.json"]
     paths[0].write_text(md, encoding="utf-8")
     paths[1].write_text(html_report(md, res, title), encoding="utf-8")
-    paths[2].write_text(json.dumps(findings_json(res), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    paths[3].write_text(json.dumps(summarize(res), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    # a lone surrogate (urlwb.generate makes them) -> its JSON escape
+    paths[2].write_text(json.dumps(findings_json(res), indent=1, ensure_ascii=False) + "\n", encoding="utf-8",
+                        errors="backslashreplace")
+    paths[3].write_text(json.dumps(summarize(res), indent=1, ensure_ascii=False) + "\n", encoding="utf-8",
+                        errors="backslashreplace")
     return paths
 
 

@@ -699,7 +699,6 @@ def _astral(text: str) -> bool:
     return re.search("[\U00010000-\U0010ffff]|[\ud800-\udbff][\udc00-\udfff]", text) is not None
 
 
-ASTRAL_EXAMPLES = ("\U0001f600", "\U00010000", "\U0001d4b3", "\U00020000", "\U0010fffd")
 _ASTRAL = "astral code points"
 ASTRAL = Group(_ASTRAL, "https://infra.spec.whatwg.org/#code-points", (
     _spelling(_ASTRAL, "astral code point in a host", hosts, _astral,

@@ -253,6 +253,10 @@ GENERATORS = (
               _only(DOT, SURR, rest="fuzz_url.dict and fuzz_host.dict (the setters reach the "
                     "same parser states with a state override)"),
               excused=_SURROGATE_POSITIONS),
+    Generator("fuzz_reference.dict", _dictionary("reference", "url"),
+              _only(DOT, SURR, rest="fuzz_url.dict (the reference target reads the same URLs: "
+                    "the fast parser and the reference are compared on them)"),
+              excused=_SURROGATE_POSITIONS),
     Generator("fuzz_fast_path.dict", _dictionary("fast_path", "url"),
               _only(DOT, rest="the fast path takes printable-ASCII special URLs without file:; "
                     "its input is decoded with surrogateescape, so any byte that is not UTF-8 "

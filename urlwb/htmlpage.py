@@ -33,7 +33,7 @@ def figure(name: str) -> str:
     return f"<!-- figure:{name} -->"
 
 
-_HEADING = re.compile(r"<h([23])>(.*?)</h\1>")
+_HEADING = re.compile(r"<h([2-6])>(.*?)</h\1>")
 
 
 def slug(text: str) -> str:
@@ -46,7 +46,7 @@ def slug(text: str) -> str:
 def page(title: str, markdown: str, figures: dict[str, str] | None = None) -> str:
     """A self-contained HTML page of ``markdown`` (rendered by markdown-it-py), with each
     ``figure(name)`` marker replaced by ``figures[name]`` (markers without a figure vanish) and
-    each h2 and h3 given its anchor."""
+    each heading below the title given its anchor."""
     body = _md.render(markdown)
     body = _HEADING.sub(lambda m: f'<h{m[1]} id="{slug(m[2])}">{m[2]}</h{m[1]}>', body)
     body = _FIGURE.sub(lambda m: (figures or {}).get(m.group(1), ""), body)

@@ -157,7 +157,7 @@ def _map(domain: str) -> str:
 _VIRAMA = 9
 
 
-def _joining_type(cp: int) -> str | None:
+def joining_type(cp: int) -> str | None:
     """The Joining_Type of ``cp`` (C, D, L, R or T), or None (Non_Joining)."""
     i = bisect.bisect_right(_joining_firsts, cp) - 1
     if i >= 0 and cp <= _joining_lasts[i]:
@@ -175,7 +175,7 @@ def _valid_contextj(label: str, pos: int) -> bool:
     # ZWNJ: (Joining_Type:{L,D})(Joining_Type:T)*\u200C(Joining_Type:T)*(Joining_Type:{R,D})
     ok = False
     for i in range(pos - 1, -1, -1):
-        jt = _joining_type(ord(label[i]))
+        jt = joining_type(ord(label[i]))
         if jt == "T":
             continue
         ok = jt in ("L", "D")
@@ -183,7 +183,7 @@ def _valid_contextj(label: str, pos: int) -> bool:
     if not ok:
         return False
     for i in range(pos + 1, len(label)):
-        jt = _joining_type(ord(label[i]))
+        jt = joining_type(ord(label[i]))
         if jt == "T":
             continue
         return jt in ("R", "D")

@@ -27,7 +27,7 @@ import unicodedata
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from idna.idnadata import joining_types as _JOINING_TYPES
+from engine import idna as _engine_idna
 
 # -- samples and the parts of them a spelling lives in --------------------------------------
 
@@ -587,13 +587,11 @@ def labels(sample: Sample) -> list[str]:
 
 
 def joining_type(c: str) -> str | None:
-    """RFC 5892's Joining_Type of ``c`` (from the ``idna`` package's data), None if it has none."""
-    cp = ord(c)
-    for jt, ranges in _JOINING_TYPES.items():
-        for packed in ranges:
-            if (packed >> 32) <= cp < (packed & 0xFFFFFFFF):
-                return jt
-    return None
+    """RFC 5892's Joining_Type of ``c``, None if it has none: the engine's table
+    (engine/data/joining_types.txt, made from the ``idna`` package's data and compared with it
+    code point by code point in tests/test_idna_tables.py), so that the generators need no
+    ``idna`` installed."""
+    return _engine_idna.joining_type(ord(c))
 
 
 def is_virama(c: str) -> bool:

@@ -22,6 +22,11 @@ def check(data: bytes) -> None:
     invariants.check_domain_roundtrip(Reader(data).rest())
 
 
+def differential_cases(data: bytes) -> list[tuple[str, None]]:
+    """The domain as a special URL's host, for the kill suite's differential replay."""
+    return [(f"https://{Reader(data).rest()}/", None)]
+
+
 def TestOneInput(data: bytes) -> None:
     check(data)
 

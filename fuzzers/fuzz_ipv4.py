@@ -10,6 +10,7 @@ Input: a trailing choice "string" (the text goes to the parser) or "address" (fo
 bytes give the address).
 """
 import contextlib
+import ipaddress
 import sys
 
 import atheris
@@ -30,6 +31,15 @@ def check(data: bytes) -> None:
         invariants.check_ipv4_address(r.integer(0, 2**32 - 1))
     else:
         invariants.check_ipv4(r.rest())
+
+
+def differential_cases(data: bytes) -> list[tuple[str, None]]:
+    """The text, or the address as ``ipaddress`` writes it, as a special URL's host, for the
+    kill suite's differential replay."""
+    r = Reader(data)
+    if r.choice(MODES) == "address":
+        return [(f"http://{ipaddress.IPv4Address(r.integer(0, 2**32 - 1))}/", None)]
+    return [(f"http://{r.rest()}/", None)]
 
 
 def TestOneInput(data: bytes) -> None:

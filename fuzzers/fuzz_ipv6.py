@@ -10,6 +10,7 @@ Input: a trailing choice "string" (the text goes to the parser) or "address" (si
 trailing bytes give the pieces).
 """
 import contextlib
+import ipaddress
 import sys
 
 import atheris
@@ -30,6 +31,17 @@ def check(data: bytes) -> None:
         invariants.check_ipv6_address(tuple(r.integer(0, 0xFFFF) for _ in range(8)))
     else:
         invariants.check_ipv6(r.rest())
+
+
+def differential_cases(data: bytes) -> list[tuple[str, None]]:
+    """The text, or the address as ``ipaddress`` writes it, in brackets as a special URL's host,
+    for the kill suite's differential replay."""
+    r = Reader(data)
+    if r.choice(MODES) == "address":
+        pieces = [r.integer(0, 0xFFFF) for _ in range(8)]
+        address = ipaddress.IPv6Address(b"".join(p.to_bytes(2, "big") for p in pieces))
+        return [(f"http://[{address}]/", None)]
+    return [(f"http://[{r.rest()}]/", None)]
 
 
 def TestOneInput(data: bytes) -> None:

@@ -24,6 +24,11 @@ def check(data: bytes) -> None:
     invariants.check_public_suffix(Reader(data).rest())
 
 
+def differential_cases(data: bytes) -> list[tuple[str, None]]:
+    """The domain as a special URL's host, for the kill suite's differential replay."""
+    return [(f"https://{Reader(data).rest()}/", None)]
+
+
 def TestOneInput(data: bytes) -> None:
     check(data)
 

@@ -1,90 +1,23 @@
 #!/usr/bin/env python3
 """The README's conformance table, computed: every vendored conformance file run through the
-engine as its test harness runs it, counted. ``python scripts/conformance.py`` prints the
-Markdown table; ``tests/test_readme.py`` checks that the README holds exactly this output.
+engine as its test harness runs it (``urlwb.conformance``), counted. ``python
+scripts/conformance.py`` prints the Markdown table; ``tests/test_readme.py`` checks that the
+README holds exactly this output.
 """
 
 from __future__ import annotations
 
-import json
 import pathlib
-import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import engine  # noqa: E402
-from engine.url import basic_url_parse  # noqa: E402
-
-DATA = ROOT / "tests" / "data"
-COMPONENTS = ("href", "origin", "protocol", "username", "password", "host", "hostname", "port",
-              "pathname", "search", "hash")
-
-
-def _cases(name: str) -> list[dict]:
-    return [c for c in json.loads((DATA / "wpt" / name).read_text("utf-8")) if isinstance(c, dict)]
-
-
-def _url_case(case: dict) -> bool:
-    try:
-        url = engine.URL(case["input"], case.get("base"))
-    except engine.Failure:
-        return bool(case.get("failure"))
-    return not case.get("failure") and all(getattr(url, k) == case[k] for k in COMPONENTS if k in case)
-
-
-def _setter_case(setter: str, case: dict) -> bool:
-    url = engine.URL(case["href"])
-    setattr(url, setter, case["new_value"])
-    return all(getattr(url, k) == v for k, v in case["expected"].items())
-
-
-def _host_case(case: dict) -> bool:
-    try:
-        url = engine.URL("https://" + case["input"] + "/x")
-    except engine.Failure:
-        return case["output"] is None
-    return (url.host, url.hostname, url.pathname) == (case["output"], case["output"], "/x")
-
-
-def _percent_case(encoding: str, case: dict) -> bool:
-    url = basic_url_parse("https://doesnotmatter.invalid/?" + case["input"] + "#" + case["input"], encoding=encoding)
-    return url.query == case["output"][encoding] and url.fragment == case["output"]["utf-8"]
-
-
-def _psl_cases() -> list[tuple]:
-    line = re.compile(r"checkPublicSuffix\((null|'[^']*'), (null|'[^']*')\);")
-    out = []
-    for text in (DATA / "psl" / "test_psl.txt").read_text("utf-8").splitlines():
-        m = line.fullmatch(text.strip())
-        if m:
-            out.append(tuple(None if x == "null" else x[1:-1] for x in m.groups()))
-    return out
-
-
-def _psl_case(domain, expected) -> bool:
-    try:
-        host = None if domain is None else engine.parse_host(domain)
-    except engine.Failure:
-        host = None
-    return engine.registrable_domain(host) == (None if expected is None else engine.domain_to_ascii(expected))
+from urlwb.conformance import SUITES  # noqa: E402
 
 
 def rows() -> list[tuple[str, int, int]]:
-    setters = json.loads((DATA / "wpt" / "setters_tests.json").read_text("utf-8"))
-    table = [
-        ("WPT `urltestdata.json`", [_url_case(c) for c in _cases("urltestdata.json")]),
-        ("WPT `urltestdata-javascript-only.json`", [_url_case(c) for c in _cases("urltestdata-javascript-only.json")]),
-        ("WPT `setters_tests.json`",
-         [_setter_case(s, c) for s, cs in setters.items() if s != "comment" for c in cs]),
-        ("WPT `toascii.json` (through `URL`)", [_host_case(c) for c in _cases("toascii.json")]),
-        ("WPT `IdnaTestV2.json` (through `URL`, empty input skipped as WPT does)",
-         [_host_case(c) for c in _cases("IdnaTestV2.json") if c["input"]]),
-        ("WPT `percent-encoding.json` (encoding, input) pairs",
-         [_percent_case(e, c) for c in _cases("percent-encoding.json") for e in c["output"]]),
-        ("PSL `test_psl.txt` (with the null input)", [_psl_case(d, e) for d, e in _psl_cases()]),
-    ]
+    table = [(title, [check(case) for case in cases()]) for _, title, cases, check in SUITES]
     return [(name, sum(results), len(results)) for name, results in table]
 
 

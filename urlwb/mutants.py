@@ -25,8 +25,10 @@ cosmic-ray's own executors mutate the files in place (its local one, one at a ti
 that is killed midway would leave mutated; here cosmic-ray lists the mutants (``init``) and
 applies each one (``mutate_code``), and ``--jobs`` workers each judge theirs in a private copy of
 the engine (``.urlwb/mutants/workers/``) imported first by the kill suite's process. The session
-lives in ``.urlwb/mutants/``: it is reused while the engine's sources, the kill suite (properties,
-fuzz targets, corpus, WPT data), the sample size and the seed stay the same; an interrupted run
+lives in ``.urlwb/mutants/``, with a snapshot of the engine and of everything the kill suite reads
+(``snapshot/``: its code, properties, fuzz targets, corpus, test data), so that editing the
+working tree during a run changes neither the mutants nor their judge. It is reused while the
+engine's sources, the kill suite, the sample size and the seed stay the same; an interrupted run
 (Ctrl-C, or killed) continues with the mutants not judged yet.
 
 Mutants inside annotations are not sampled: every engine module postpones their evaluation
@@ -63,7 +65,8 @@ from urlwb import corpus_store
 ENGINE_DIR = corpus_store.ROOT / "engine"
 EQUIVALENT_FILE = corpus_store.ROOT / "corpus" / "mutants" / "equivalent.toml"
 REPORT_DIR = corpus_store.ROOT / "reports" / "mutants"
-#: what the kill suite reads: a change to any of these makes a new session (results re-judged)
+#: what the kill suite reads: a change to any of these makes a new session (results re-judged);
+#: with the engine, they are what the session's snapshot holds
 SUITE_SOURCES = ("properties", "fuzzers", "corpus", "tests/data/wpt", "tests/data/psl",
                  "urlwb/killsuite.py", "urlwb/conformance.py", "urlwb/classify.py",
                  "urlwb/oracles", "urlwb/fuzzdata.py")
@@ -235,7 +238,7 @@ class Session:
         self.folder = folder
         self.db_path = folder / "session.sqlite"
         self.meta_path = folder / "session.json"
-        self.pristine = folder / "pristine"
+        self.pristine = folder / "snapshot"   # the engine and the kill suite, as the session began
         self.meta = json.loads(self.meta_path.read_text()) if self.meta_path.exists() else {}
 
     def save_meta(self) -> None:
@@ -259,13 +262,13 @@ def open_session(n: int, seed: int, fresh: bool, log=print) -> Session:
     want = {"engine": engine_digest(), "suite": suite_digest(), "sample": n, "seed": seed}
     have = {k: session.meta.get(k) for k in want}
     if have == want and not fresh and session.db_path.exists():
+        if not (session.pristine / "urlwb").is_dir():  # a session made before snapshots held the suite
+            _snapshot(session)
         return session
     session.folder.mkdir(parents=True, exist_ok=True)
+    _snapshot(session)
     if session.meta.get("engine") != want["engine"] or not session.db_path.exists():
         log(f"listing the engine's mutants with cosmic-ray (about a minute) ...")
-        shutil.rmtree(session.pristine, ignore_errors=True)
-        shutil.copytree(ENGINE_DIR, session.pristine / "engine",
-                        ignore=shutil.ignore_patterns("__pycache__"))
         _init_db(session)
     else:
         reason = "--fresh" if fresh and have == want else "the kill suite, sample or seed changed"
@@ -285,6 +288,20 @@ def open_session(n: int, seed: int, fresh: bool, log=print) -> Session:
                         baseline=None, elapsed=0.0)
     session.save_meta()
     return session
+
+
+def _snapshot(session: Session) -> None:
+    """Copy the engine and the kill suite's sources into the session (its ``snapshot/``)."""
+    shutil.rmtree(session.pristine, ignore_errors=True)
+    ignore = shutil.ignore_patterns("__pycache__", "node_modules", ".*")
+    # The whole urlwb package: the kill suite imports its helpers (corpus_store, oracles, ...).
+    for name in ("engine", "urlwb", *(s for s in SUITE_SOURCES if not s.startswith("urlwb"))):
+        source, copy = corpus_store.ROOT / name, session.pristine / name
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_dir():
+            shutil.copytree(source, copy, ignore=ignore)
+        else:
+            shutil.copyfile(source, copy)
 
 
 def _init_db(session: Session) -> None:
@@ -312,14 +329,14 @@ class Verdict:
 
 
 def run_suite(engine_root: pathlib.Path, timeouts: dict[str, float], *, default_timeout: float,
-              extra_args=(), cwd: pathlib.Path | None = None,
-              on_proc=None) -> tuple[Verdict, dict[str, float]]:
-    """Run the kill suite against the ``engine`` package in ``engine_root``; the verdict, and
-    each passed check's seconds."""
+              suite_root: pathlib.Path = corpus_store.ROOT, extra_args=(),
+              cwd: pathlib.Path | None = None, on_proc=None) -> tuple[Verdict, dict[str, float]]:
+    """Run the kill suite of ``suite_root`` (a checkout, or a session's snapshot) against the
+    ``engine`` package in ``engine_root``; the verdict, and each passed check's seconds."""
     from urlwb.replay import _reader
 
     env = dict(os.environ, PYTHONSAFEPATH="1", PYTHONDONTWRITEBYTECODE="1",
-               PYTHONPATH=os.pathsep.join([str(engine_root), str(corpus_store.ROOT)]))
+               PYTHONPATH=os.pathsep.join([str(engine_root), str(suite_root)]))
     start = time.perf_counter()
     err_path = (cwd or engine_root) / "killsuite.stderr"
     with open(err_path, "w+", encoding="utf-8", errors="replace") as err:
@@ -349,7 +366,7 @@ def run_suite(engine_root: pathlib.Path, timeouts: dict[str, float], *, default_
                 break
             word, _, rest = line.partition(" ")
             if word == "READY":
-                if pathlib.Path(rest) != engine_root / "engine":
+                if pathlib.Path(rest).resolve() != (engine_root / "engine").resolve():
                     _kill(proc)
                     raise RuntimeError(f"the kill suite imported the engine at {rest}, not "
                                        f"{engine_root / 'engine'}")
@@ -409,6 +426,7 @@ class Worker:
         target.write_text(mutated, encoding="utf-8")
         try:
             verdict, _ = run_suite(self.root, timeouts, default_timeout=default_timeout,
+                                   suite_root=self.session.pristine,
                                    on_proc=lambda p: setattr(self, "proc", p))
         finally:
             target.write_text(original, encoding="utf-8")
@@ -425,7 +443,7 @@ def baseline(session: Session, log=print) -> dict[str, float]:
     check's seconds (the measure of a hang)."""
     log("the kill suite against the unmutated engine ...")
     verdict, passed = run_suite(session.pristine, {}, default_timeout=600.0,
-                                cwd=session.folder)
+                                suite_root=session.pristine, cwd=session.folder)
     if verdict.killed:
         raise RuntimeError(f"the kill suite fails on the unmutated engine: {verdict.killer} "
                            f"({verdict.check}): {verdict.detail[:500]}")

@@ -85,9 +85,10 @@ def test_the_committed_equivalent_list_loads():
 
 
 def test_a_mutant_is_known_by_its_function_and_the_lines_it_changes():
-    source = "class A:\n    def f(self):\n        return 1 + 2\n\nx = 3\n"
+    source = "class A:\n    @property\n    def f(self):\n        return 1 + 2\n\nx = 3\n"
     spans = mutants.qualified_names(source)
-    assert mutants.function_at(spans, 3) == "A.f" and mutants.function_at(spans, 5) == "<module>"
+    assert mutants.function_at(spans, 2) == "A.f" and mutants.function_at(spans, 4) == "A.f"
+    assert mutants.function_at(spans, 1) == "A" and mutants.function_at(spans, 6) == "<module>"
     diff = mutants.make_diff("engine/m.py", source, source.replace("1 + 2", "1 - 2"))
     assert mutants.changed_lines(diff) == ("return 1 + 2", "return 1 - 2")
 

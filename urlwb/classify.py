@@ -25,7 +25,7 @@ import re
 import unicodedata
 from typing import NamedTuple
 
-import idna
+from properties.independent import assigned_after_unicodedata
 
 from urlwb.oracles import SPECIAL_SCHEMES, Record
 
@@ -326,23 +326,12 @@ def _newly_ignored(right: Record, peer: Record, input: str, base: str | None) ->
     return right.ok and peer.failure and right.host is not None and _NEWLY_IGNORED.search(input) is not None
 
 
-def _assigned_after_unicodedata(c: str) -> bool:
-    """Whether ``c`` is unassigned in Python's ``unicodedata`` but allowed by the UTS46 table."""
-    if unicodedata.category(c) != "Cn":
-        return False
-    try:
-        idna.uts46_remap(c, std3_rules=False, transitional=False)
-    except idna.IDNAError:
-        return False
-    return True
-
-
 def _engine_unicode_version(right: Record, peer: Record, input: str, base: str | None) -> bool:
     # The engine's own deviation (engine/idna.py): CheckBidi reads Bidi classes from Python's
     # unicodedata, older than its UTS46 table; a code point assigned since has no Bidi class
     # there, so a Bidi domain name holding one fails in the engine alone.
     return right.failure and peer.ok and any(
-        _assigned_after_unicodedata(c) for c in input)
+        assigned_after_unicodedata(c) for c in input)
 
 
 _ENGINE_UNICODE_VERSION = (

@@ -7,7 +7,8 @@ sharpest first so that most mutants die within a second or two:
 
 1. ``wpt:<suite>``: the vendored conformance data (WPT's urltestdata, setters, toascii,
    IdnaTestV2 and percent-encoding files, the PSL's test file), case by case
-   (``urlwb.conformance``);
+   (``urlwb.conformance``); then ``wpt:invariants``, the invariants on every one of its inputs
+   (with the parser listening for validation errors, which the expected results do not);
 2. ``corpus:<target>``: every committed input of each fuzz target (``corpus/<target>/seed/``, any
    other committed folder such as a distilled corpus, and ``regress/``) replayed through the
    target's ``check``, as ``make test`` replays them: ``fixed`` findings and seeds must pass,
@@ -16,7 +17,16 @@ sharpest first so that most mutants die within a second or two:
 3. ``differential:<target>``: the URLs each target's committed inputs give the engine (the
    target's ``differential_cases``), parsed by the in-process WHATWG oracles (``ada_url``,
    ``upa_url``, ``pywhatwgurl``) and compared with the engine, known deviations left out;
-4. ``property:<name>``: the Hypothesis properties and state machines under the profile
+4. ``exhaustive:encoders``: every legacy encoder on every BMP scalar value (and a sample of the
+   others) against the reference encoder written from the Encoding Standard, and
+   ``exhaustive:punycode``, a label for every BMP code point against Python's codec, and
+   ``exhaustive:ipv4``, every short string of the legacy IPv4 forms' code points against
+   ``inet_aton`` and ``ipaddress``, ``exhaustive:setters``, every pair of setter calls from a
+   small pool on URLs of every kind against ada, ``exhaustive:idna``, every BMP code point in a
+   domain against ada's ToASCII, and ``exhaustive:public_suffix``, every rule of the list against
+   ``publicsuffixlist`` (about a second each: random input rarely meets the one table cell,
+   delta, spelling, sequence or rule a mutant changes);
+5. ``property:<name>``: the Hypothesis properties and state machines under the profile
    ``mutants`` (deterministic, 100 examples, no shrinking: the kill is the point, not the
    smallest example).
 
@@ -63,7 +73,27 @@ def _wpt_checks() -> list[Check]:
                     raise AssertionError(f"fails the case {case!r}"[:600])
         return run
 
-    return [Check(f"wpt:{key}", suite(cases, check)) for key, _, cases, check in SUITES]
+    return ([Check(f"wpt:{key}", suite(cases, check)) for key, _, cases, check in SUITES]
+            + [Check("wpt:invariants", _wpt_invariants)])
+
+
+def _wpt_invariants() -> None:
+    """The invariants (properties/invariants.py) on every input of the conformance data: each
+    URL input with its base (reparse, getters, the parser listening for validation errors), each
+    setter case's step, each host input."""
+    from properties import invariants
+    from urlwb.conformance import SUITES
+
+    suites = {key: cases for key, _, cases, _ in SUITES}
+    for key in ("urltestdata", "urltestdata-javascript-only"):
+        for case in suites[key]():
+            invariants.check_url_idempotence(case["input"], case.get("base"))
+    for setter, case in suites["setters"]():
+        invariants.check_setters(case["href"], [(setter, case["new_value"])])
+    for key in ("toascii", "IdnaTestV2"):
+        for case in suites[key]():
+            invariants.check_host_idempotence(case["input"])
+            invariants.check_domain_roundtrip(case["input"])
 
 
 def committed_inputs(target: str) -> list[pathlib.Path]:
@@ -162,13 +192,25 @@ def _property_checks(max_examples: int | None) -> list[Check]:
     return found
 
 
+def _exhaustive_checks() -> list[Check]:
+    from properties import independent
+
+    return [Check("exhaustive:encoders", independent.check_every_encoder_against_reference),
+            Check("exhaustive:punycode", independent.check_punycode_on_every_code_point),
+            Check("exhaustive:ipv4", independent.check_ipv4_on_every_short_string),
+            Check("exhaustive:setters", independent.check_setter_pairs_against_ada),
+            Check("exhaustive:idna", independent.check_every_code_point_in_a_domain_against_ada),
+            Check("exhaustive:public_suffix", independent.check_every_rule_against_publicsuffixlist)]
+
+
 def checks(max_examples: int | None = None) -> list[Check]:
     """Every check, in the order they run."""
     from urlwb import corpus_store
 
     # The differential target's check, and the differential checks, ask the in-process oracles.
     corpus_store.load_target("differential").PARSERS = IN_PROCESS_ORACLES
-    return _wpt_checks() + _corpus_checks() + _differential_checks() + _property_checks(max_examples)
+    return (_wpt_checks() + _corpus_checks() + _differential_checks() + _exhaustive_checks()
+            + _property_checks(max_examples))
 
 
 def _describe(exc: BaseException) -> dict:

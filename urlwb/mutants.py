@@ -143,15 +143,16 @@ def load_equivalents(path: pathlib.Path = EQUIVALENT_FILE) -> dict[Key, str]:
 # -- mutants --------------------------------------------------------------------------------------
 
 def qualified_names(source: str) -> list[tuple[int, int, str]]:
-    """(first line, last line, Class.function) of every function and class of a module,
-    innermost last."""
+    """(first line, last line, Class.function) of every function and class of a module (its
+    decorators included), innermost last."""
     spans = []
 
     def walk(node, prefix):
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 name = prefix + child.name
-                spans.append((child.lineno, child.end_lineno, name))
+                first = min([child.lineno] + [d.lineno for d in child.decorator_list])
+                spans.append((first, child.end_lineno, name))
                 walk(child, name + ".")
             else:
                 walk(child, prefix)
@@ -166,11 +167,12 @@ def function_at(spans, line: int) -> str:
 
 
 def changed_lines(diff: str) -> tuple[str, str]:
-    """The lines a unified diff removes and adds, each stripped, joined by newlines."""
+    """The lines a unified diff removes and adds, each stripped, blank ones left out, joined by
+    newlines."""
     lines = diff.splitlines()
     removed = [l[1:].strip() for l in lines if l.startswith("-") and not l.startswith("---")]
     added = [l[1:].strip() for l in lines if l.startswith("+") and not l.startswith("+++")]
-    return "\n".join(removed), "\n".join(added)
+    return "\n".join(filter(None, removed)), "\n".join(filter(None, added))
 
 
 def make_diff(module: str, original: str, mutated: str) -> str:

@@ -68,6 +68,7 @@ REPORT_DIR = corpus_store.ROOT / "reports" / "mutants"
 #: what the kill suite reads: a change to any of these makes a new session (results re-judged);
 #: with the engine, they are what the session's snapshot holds
 SUITE_SOURCES = ("properties", "fuzzers", "corpus", "tests/data/wpt", "tests/data/psl",
+                 "tests/data/encoding",
                  "urlwb/killsuite.py", "urlwb/conformance.py", "urlwb/classify.py",
                  "urlwb/oracles", "urlwb/fuzzdata.py")
 #: seconds allowed before the kill suite says READY (imports, before any check)
@@ -636,7 +637,11 @@ def run(args) -> int:
     else:
         session = open_session(args.sample, args.seed, args.fresh)
         if session.meta.get("baseline") is None:
-            session.meta["baseline"] = baseline(session)
+            try:
+                session.meta["baseline"] = baseline(session)
+            except RuntimeError as exc:
+                print(f"urlwb mutants: {exc}", file=sys.stderr)
+                return 1
             session.save_meta()
         previous = signal.signal(signal.SIGTERM, _raise_interrupt)
         try:

@@ -1,13 +1,14 @@
 # The two commands: `make run` (the main job) and `make test` (the whole suite).
 # Each sets itself up: a .venv with the project installed (editable, test and oracle extras),
-# and the Node oracles when node is on the machine.
+# and the Node oracles when node is on the machine. `make oracles` installs (as root) and builds
+# every adapter of urlwb/oracles/*/oracles.toml; one not built is skipped, with its reason.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NODE_DIR := urlwb/oracles/node
 
-.PHONY: run test setup node clean bench
+.PHONY: run test setup node oracles lowest clean bench
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -24,6 +25,16 @@ node:
 				|| echo "make: node oracles unavailable (npm ci failed); their tests and columns are skipped"; \
 		fi; \
 	else echo "make: node oracles skipped (node/npm not found or no lockfile)"; fi
+
+# Every manifest's apt packages (as root, one apt-get under flock /tmp/urlwb-apt.lock) and build
+# line; one line per oracle, built or skipped with the reason. A failed build does not fail make.
+oracles: $(STAMP)
+	$(BIN)/python scripts/build_oracles.py
+
+# The lowest versions pyproject.toml admits, in a venv of their own: the engine's conformance
+# tests and a few properties and targets on them (scripts/lowest_versions.py).
+lowest:
+	$(PY) scripts/lowest_versions.py
 
 run: setup
 	$(BIN)/urlwb campaign

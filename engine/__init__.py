@@ -56,4 +56,7 @@ from .url import (
 )
 from .api import URL, URLSearchParams
 
-__all__ = [name for name in dir() if not name.startswith("_")]
+#: The API: the names above, not the submodules they come from (``engine.url`` and the others stay
+#: importable as modules, but ``from engine import *`` gives only these).
+__all__ = [name for name, value in dict(globals()).items()
+           if not name.startswith("_") and not isinstance(value, type(__import__("sys")))]

@@ -49,22 +49,26 @@ def _usv(value: object, what: str) -> str:
 _base_cache: dict[str, URLRecord] = {}
 
 
-def api_url_parse(url: str, base: str | None = None) -> URLRecord:
+def api_url_parse(url: str, base: str | None = None, parser=basic_url_parse) -> URLRecord:
     """https://url.spec.whatwg.org/#api-url-parser
 
     Parsed bases are kept (up to a bound): code that resolves many inputs against one base, as a
     fuzzer or a crawler does, parses it once. The parser only reads a base, never changes it.
+    ``parser`` is the basic URL parser to run (another than the engine's keeps no bases).
     """
     parsed_base = None
     if base is not None:
         base = _usv(base, "base")
-        parsed_base = _base_cache.get(base)
-        if parsed_base is None:
-            parsed_base = basic_url_parse(base)
-            if len(_base_cache) >= 256:
-                _base_cache.clear()
-            _base_cache[base] = parsed_base
-    return basic_url_parse(_usv(url, "url"), parsed_base)
+        if parser is not basic_url_parse:
+            parsed_base = parser(base)
+        else:
+            parsed_base = _base_cache.get(base)
+            if parsed_base is None:
+                parsed_base = basic_url_parse(base)
+                if len(_base_cache) >= 256:
+                    _base_cache.clear()
+                _base_cache[base] = parsed_base
+    return parser(_usv(url, "url"), parsed_base)
 
 
 class URL:
@@ -72,8 +76,12 @@ class URL:
 
     __slots__ = ("_url", "_query", "__weakref__")
 
+    #: The basic URL parser the constructor and every setter run (``engine.reference.ReferenceURL``
+    #: runs the reference parser instead).
+    _basic_url_parse = staticmethod(basic_url_parse)
+
     def __init__(self, url: str, base: str | None = None):
-        self._initialize(api_url_parse(url, base))
+        self._initialize(api_url_parse(url, base, self._basic_url_parse))
 
     def _initialize(self, record: URLRecord) -> None:
         """https://url.spec.whatwg.org/#url-initialize"""
@@ -86,18 +94,18 @@ class URL:
     def parse(cls, url: str, base: str | None = None) -> "URL | None":
         """https://url.spec.whatwg.org/#dom-url-parse"""
         try:
-            record = api_url_parse(url, base)
+            record = api_url_parse(url, base, cls._basic_url_parse)
         except Failure:
             return None
         obj = cls.__new__(cls)
         obj._initialize(record)
         return obj
 
-    @staticmethod
-    def can_parse(url: str, base: str | None = None) -> bool:
+    @classmethod
+    def can_parse(cls, url: str, base: str | None = None) -> bool:
         """https://url.spec.whatwg.org/#dom-url-canparse"""
         try:
-            api_url_parse(url, base)
+            api_url_parse(url, base, cls._basic_url_parse)
         except Failure:
             return False
         return True
@@ -111,7 +119,7 @@ class URL:
     @href.setter
     def href(self, value: str) -> None:
         # Raises Failure (the Standard's TypeError) when value does not parse.
-        record = basic_url_parse(_usv(value, "href"))
+        record = self._basic_url_parse(_usv(value, "href"))
         self._url = record
         if self._query is not None:
             self._query._list = form_urlencoded_string_parse(record.query) if record.query is not None else []
@@ -158,7 +166,7 @@ class URL:
         # The basic URL parser changes the URL in place; a failure it returns after changing a
         # part (the host of "example.com:65536") leaves that change, as the Standard does.
         try:
-            basic_url_parse(value, url=self._url, state_override=state)
+            self._basic_url_parse(value, url=self._url, state_override=state)
         except Failure:
             pass
 
@@ -264,7 +272,7 @@ class URL:
         if value[0] == "?":
             value = value[1:]
         url.query = ""
-        basic_url_parse(value, url=url, state_override=QUERY)
+        self._basic_url_parse(value, url=url, state_override=QUERY)
         # The list is the parse of the value itself, which can differ from the parse of the
         # URL's query (the parser drops tabs and newlines): so the query object is made now.
         self.search_params._list = form_urlencoded_string_parse(value)
@@ -292,7 +300,7 @@ class URL:
         if value[0] == "#":
             value = value[1:]
         url.fragment = ""
-        basic_url_parse(value, url=url, state_override=FRAGMENT)
+        self._basic_url_parse(value, url=url, state_override=FRAGMENT)
 
 
 def _code_units(s: str) -> list[int]:

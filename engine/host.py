@@ -9,10 +9,18 @@ subclasses, ``IPv4Address`` an ``int`` subclass, ``IPv6Address`` a ``tuple`` of 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from .failure import Failure
 from .idna import domain_to_ascii
-from .infra import ASCII_DIGITS, ASCII_HEX_DIGITS, to_scalar_value_string
+from .infra import (
+    ASCII_DIGITS,
+    ASCII_HEX_DIGITS,
+    FORBIDDEN_DOMAIN_CODE_POINTS,
+    FORBIDDEN_HOST_CODE_POINTS,
+    character_class,
+    to_scalar_value_string,
+)
 from .percent_encoding import C0_CONTROL_PERCENT_ENCODE_SET, _utf8_percent_encode, percent_decode
 
 __all__ = [
@@ -76,14 +84,9 @@ class IPv6Address(tuple):
 
 Host = Domain | IPv4Address | IPv6Address | OpaqueHost | EmptyHost
 
-# https://url.spec.whatwg.org/#forbidden-host-code-point
-FORBIDDEN_HOST_CODE_POINTS = frozenset("\x00\t\n\r #/:<>?@[\\]^|")
-# https://url.spec.whatwg.org/#forbidden-domain-code-point
-FORBIDDEN_DOMAIN_CODE_POINTS = (
-    FORBIDDEN_HOST_CODE_POINTS | frozenset(map(chr, range(0x20))) | frozenset("%\x7f")
-)
-
-_forbidden_host = re.compile("[\x00\t\n\r #/:<>?@\\[\\\\\\]^|]").search
+# FORBIDDEN_HOST_CODE_POINTS and FORBIDDEN_DOMAIN_CODE_POINTS are engine.infra's (defined there
+# once, for this module and engine.idna).
+_forbidden_host = re.compile(character_class(FORBIDDEN_HOST_CODE_POINTS)).search
 _percent_encoded_byte = re.compile("%[0-9A-Fa-f]{2}").search
 # https://url.spec.whatwg.org/#url-code-points, with U+0025 (%) added, as the opaque-host parser
 # checks them.
@@ -307,33 +310,7 @@ def parse_ipv6(input: str, *, errors: list[str] | None = None) -> IPv6Address:
             pointer -= length
             if piece_index > 6:
                 raise fail("IPv4-in-IPv6-too-many-pieces")
-            numbers_seen = 0
-            while pointer < n:
-                ipv4_piece = None
-                if numbers_seen > 0:
-                    if input[pointer] == "." and numbers_seen < 4:
-                        pointer += 1
-                    else:
-                        raise fail("IPv4-in-IPv6-invalid-code-point")
-                if pointer >= n or input[pointer] not in ASCII_DIGITS:
-                    raise fail("IPv4-in-IPv6-invalid-code-point")
-                while pointer < n and input[pointer] in ASCII_DIGITS:
-                    number = ord(input[pointer]) - 0x30
-                    if ipv4_piece is None:
-                        ipv4_piece = number
-                    elif ipv4_piece == 0:
-                        raise fail("IPv4-in-IPv6-invalid-code-point")
-                    else:
-                        ipv4_piece = ipv4_piece * 10 + number
-                    if ipv4_piece > 255:
-                        raise fail("IPv4-in-IPv6-out-of-range-part")
-                    pointer += 1
-                address[piece_index] = address[piece_index] * 0x100 + ipv4_piece
-                numbers_seen += 1
-                if numbers_seen in (2, 4):
-                    piece_index += 1
-            if numbers_seen != 4:
-                raise fail("IPv4-in-IPv6-too-few-parts")
+            piece_index = _parse_ipv4_in_ipv6(input, pointer, address, piece_index, fail)
             break
         # 6.6. Otherwise, if c is U+003A (:): increase pointer; EOF then is an error.
         elif c == ":":
@@ -362,6 +339,51 @@ def parse_ipv6(input: str, *, errors: list[str] | None = None) -> IPv6Address:
     elif piece_index != 8:
         raise fail("IPv6-too-few-pieces")
     return IPv6Address(address)
+
+
+def _parse_ipv4_in_ipv6(input: str, pointer: int, address: list[int], piece_index: int,
+                        fail: Callable[[str], Failure]) -> int:
+    """https://url.spec.whatwg.org/#concept-ipv6-parser, steps 6.5.4 to 6.5.6: the dotted-decimal
+    IPv4 address from ``pointer`` to the end of ``input`` into the two pieces of ``address`` from
+    ``piece_index``; returns pieceIndex after them."""
+    n = len(input)
+    # 6.5.4. Let numbersSeen be 0. 6.5.5. While c is not the EOF code point:
+    numbers_seen = 0
+    while pointer < n:
+        # 6.5.5.1. Let ipv4Piece be null.
+        ipv4_piece = None
+        # 6.5.5.2. After the first number, a "." (and fewer than four numbers seen) is skipped;
+        # anything else is IPv4-in-IPv6-invalid-code-point, return failure.
+        if numbers_seen > 0:
+            if input[pointer] == "." and numbers_seen < 4:
+                pointer += 1
+            else:
+                raise fail("IPv4-in-IPv6-invalid-code-point")
+        # 6.5.5.3. c not an ASCII digit: IPv4-in-IPv6-invalid-code-point, return failure.
+        if pointer >= n or input[pointer] not in ASCII_DIGITS:
+            raise fail("IPv4-in-IPv6-invalid-code-point")
+        # 6.5.5.4. While c is an ASCII digit: no leading zero, at most 255.
+        while pointer < n and input[pointer] in ASCII_DIGITS:
+            number = ord(input[pointer]) - 0x30
+            if ipv4_piece is None:
+                ipv4_piece = number
+            elif ipv4_piece == 0:
+                raise fail("IPv4-in-IPv6-invalid-code-point")
+            else:
+                ipv4_piece = ipv4_piece * 10 + number
+            if ipv4_piece > 255:
+                raise fail("IPv4-in-IPv6-out-of-range-part")
+            pointer += 1
+        # 6.5.5.5. address[pieceIndex] = address[pieceIndex] × 0x100 + ipv4Piece.
+        address[piece_index] = address[piece_index] * 0x100 + ipv4_piece
+        # 6.5.5.6./6.5.5.7. After the second and fourth numbers, the next piece.
+        numbers_seen += 1
+        if numbers_seen in (2, 4):
+            piece_index += 1
+    # 6.5.6. If numbersSeen is not 4, IPv4-in-IPv6-too-few-parts validation error, return failure.
+    if numbers_seen != 4:
+        raise fail("IPv4-in-IPv6-too-few-parts")
+    return piece_index
 
 
 def parse_opaque_host(input: str, *, errors: list[str] | None = None) -> OpaqueHost | EmptyHost:
@@ -445,4 +467,7 @@ def serialize_ipv6(address: tuple[int, ...]) -> str:
 
 def hosts_equal(a: Host, b: Host) -> bool:
     """https://url.spec.whatwg.org/#concept-host-equals"""
+    for host in (a, b):
+        if not isinstance(host, (Domain, IPv4Address, IPv6Address, OpaqueHost, EmptyHost)):
+            raise TypeError(f"hosts_equal() takes hosts, not {type(host).__name__}")
     return type(a) is type(b) and a == b

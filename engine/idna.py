@@ -3,36 +3,106 @@
 https://url.spec.whatwg.org/#idna
 
 Unicode ToASCII and ToUnicode (https://www.unicode.org/reports/tr46/#Processing) are implemented
-here with the URL Standard's flags, over the ``idna`` package's UTS #46 mapping table (its data
-only: ``idna.encode`` applies IDNA2008, which rejects what the URL Standard accepts, such as
-``☕.example``). Punycode (RFC 3492) is engine.punycode. Deviation: normalization, general categories,
-combining classes and bidi classes come from Python's ``unicodedata``, whose Unicode version may
-trail the mapping table's; tests list the cases where that shows.
+here with the URL Standard's flags, over the UTS #46 mapping table and the Joining_Type data in
+data/uts46_mapping.txt and data/joining_types.txt. scripts/gen_idna_tables.py made both from the
+``idna`` package's data, whose version, Unicode version (``UTS46_VERSION``) and SHA-256 their
+headers record; the engine imports no ``idna`` module (``idna.encode`` applies IDNA2008, which
+rejects what the URL Standard accepts, such as ``☕.example``). Punycode (RFC 3492) is
+engine.punycode. Deviation: normalization, general categories, combining classes and bidi classes
+come from Python's ``unicodedata``, whose Unicode version may trail the mapping table's; tests list
+the cases where that shows.
 """
 
 from __future__ import annotations
 
 import bisect
 import re
+import sys
 import unicodedata
-
-from idna.idnadata import joining_types as _joining_types
-from idna.uts46data import __version__ as UTS46_VERSION
-from idna.uts46data import uts46_replacements, uts46_starts, uts46_statuses
+from array import array
+from itertools import repeat
+from pathlib import Path
 
 from .failure import Failure
-from .infra import to_scalar_value_string
+from .infra import FORBIDDEN_DOMAIN_CODE_POINTS, character_class, to_scalar_value_string
 from .punycode import punycode_decode, punycode_encode
 
 __all__ = ["domain_to_ascii", "domain_to_unicode", "unicode_to_ascii", "unicode_to_unicode", "UTS46_VERSION"]
 
 _VALID, _MAPPED, _DEVIATION, _IGNORED = b"V"[0], b"M"[0], b"D"[0], b"I"[0]
 
-# https://url.spec.whatwg.org/#forbidden-domain-code-point (engine.host holds the set; the
-# domain parser, which engine.host imports, searches with this pattern).
-_FORBIDDEN_DOMAIN_CODE_POINT = "[\x00-\x20#%/:<>?@\\[\\\\\\]^|\x7f]"
+# https://url.spec.whatwg.org/#forbidden-domain-code-point (the set is engine.infra's).
+_FORBIDDEN_DOMAIN_CODE_POINT = character_class(FORBIDDEN_DOMAIN_CODE_POINTS)
 _forbidden_domain = re.compile(_FORBIDDEN_DOMAIN_CODE_POINT).search
 _empty_or_forbidden_domain = re.compile(r"\A\Z|" + _FORBIDDEN_DOMAIN_CODE_POINT).search
+
+
+# -- the generated tables ---------------------------------------------------------------------------
+
+_DATA = Path(__file__).with_name("data")
+_HEADER = re.compile(r"(?:#[^\n]*\n)*")
+_HEADER_FIELD = re.compile(r"^# ([a-z_0-9]+): (.*)$", re.MULTILINE)
+
+
+def _read_table(filename: str) -> tuple[dict[str, str], str]:
+    """A file of scripts/gen_idna_tables.py: its header's ``key: value`` fields, and its lines."""
+    text = (_DATA / filename).read_text(encoding="utf-8")
+    end = _HEADER.match(text).end()
+    return dict(_HEADER_FIELD.findall(text, 0, end)), text[end:]
+
+
+def _not_generated(filename: str, why: str) -> ImportError:
+    return ImportError(f"engine/data/{filename} is not as scripts/gen_idna_tables.py writes it "
+                       f"({why}): run the script again")
+
+
+def _code_points(column: list[str], filename: str) -> array:
+    """Code points written as six hex digits each, read by C loops: with "00" before each, every
+    one is eight digits, which ``bytes.fromhex`` turns into a big-endian 32-bit word."""
+    digits = "00" + "00".join(column)
+    # Six digits each: 8 characters a code point, and every 8th character a "0" put there.
+    if len(digits) != 8 * len(column) or digits[::8].count("0") != len(column):
+        raise _not_generated(filename, "code points of six hex digits")
+    words = array("I")  # 32-bit on the platforms CPython runs on
+    try:
+        words.frombytes(bytes.fromhex(digits))
+    except ValueError:
+        raise _not_generated(filename, "code points of six hex digits") from None
+    if sys.byteorder == "little":
+        words.byteswap()
+    return words
+
+
+def _load_mapping_table() -> tuple[str, array, bytes, tuple[str, ...]]:
+    """UTS #46 5 IDNA Mapping Table: its Unicode version, and per range its first code point,
+    status (a byte: V, M, D, I or X) and mapping ("" but for M and D). Read on every start of
+    the engine, so with no Python loop per line: one split, then C loops over the columns."""
+    fields, lines = _read_table("uts46_mapping.txt")
+    cells = lines.replace("\n", "\t").split("\t")  # first code point, status, mapping, ..., ""
+    if cells[-1] or len(cells) % 3 != 1:
+        raise _not_generated("uts46_mapping.txt", "three fields a line")
+    starts = _code_points(cells[0:-1:3], "uts46_mapping.txt")
+    statuses = "".join(cells[1::3]).encode("ascii", "replace")
+    if len(statuses) != len(starts) or statuses.translate(None, b"VMDIX"):
+        raise _not_generated("uts46_mapping.txt", "statuses V, M, D, I, X")
+    # _map_code_point indexes the code points below U+0100 directly.
+    if starts[:256] != array("I", range(256)):
+        raise _not_generated("uts46_mapping.txt", "one line for each code point below U+0100")
+    return fields["unicode_version"], starts, statuses, tuple(cells[2::3])
+
+
+def _load_joining_types() -> tuple[array, array, str]:
+    """The Joining_Type ranges, sorted: first code points, last code points, types."""
+    lines = _read_table("joining_types.txt")[1]
+    cells = lines.replace("..", "\t").replace("\n", "\t").split("\t")  # first, last, type, ..., ""
+    if cells[-1] or len(cells) % 3 != 1:
+        raise _not_generated("joining_types.txt", "first..last, type, a line")
+    return (_code_points(cells[0:-1:3], "joining_types.txt"), _code_points(cells[1:-1:3], "joining_types.txt"),
+            "".join(cells[2::3]))
+
+
+UTS46_VERSION, _uts46_starts, _uts46_statuses, _uts46_replacements = _load_mapping_table()
+_joining_firsts, _joining_lasts, _joining_types = _load_joining_types()
 
 
 class _Error(Exception):
@@ -42,12 +112,12 @@ class _Error(Exception):
 def _map_code_point(c: str) -> str | None:
     """The UTS #46 mapping of one code point (non-transitional); None where it is disallowed."""
     cp = ord(c)
-    i = cp if cp < 256 else bisect.bisect_right(uts46_starts, cp) - 1
-    status = uts46_statuses[i]
+    i = cp if cp < 256 else bisect.bisect_right(_uts46_starts, cp) - 1
+    status = _uts46_statuses[i]
     if status == _VALID or status == _DEVIATION:
         return c
     if status == _MAPPED:
-        return uts46_replacements[i]
+        return _uts46_replacements[i]
     if status == _IGNORED:
         return ""
     return None
@@ -88,11 +158,10 @@ _VIRAMA = 9
 
 
 def _joining_type(cp: int) -> str | None:
-    for jt, ranges in _joining_types.items():
-        # ranges: a sorted tuple of encoded ranges (start << 32 | end)
-        pos = bisect.bisect_right(ranges, (cp << 32) | 0xFFFFFFFF)
-        if pos and (ranges[pos - 1] >> 32) <= cp < (ranges[pos - 1] & 0xFFFFFFFF):
-            return jt
+    """The Joining_Type of ``cp`` (C, D, L, R or T), or None (Non_Joining)."""
+    i = bisect.bisect_right(_joining_firsts, cp) - 1
+    if i >= 0 and cp <= _joining_lasts[i]:
+        return _joining_types[i]
     return None
 
 

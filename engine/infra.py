@@ -1,4 +1,5 @@
-"""The few Infra Standard notions the URL Standard leans on.
+"""The few Infra Standard notions the URL Standard leans on, and the code point sets that more
+than one of the engine's modules builds on.
 
 https://infra.spec.whatwg.org/
 """
@@ -6,8 +7,19 @@ https://infra.spec.whatwg.org/
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
-__all__ = ["to_scalar_value_string", "ASCII_HEX_DIGITS", "ASCII_DIGITS", "ASCII_ALPHA", "ASCII_ALPHANUMERIC"]
+__all__ = [
+    "to_scalar_value_string",
+    "ASCII_HEX_DIGITS",
+    "ASCII_DIGITS",
+    "ASCII_ALPHA",
+    "ASCII_ALPHANUMERIC",
+    "C0_CONTROLS",
+    "FORBIDDEN_HOST_CODE_POINTS",
+    "FORBIDDEN_DOMAIN_CODE_POINTS",
+    "character_class",
+]
 
 _SURROGATE = re.compile("[\ud800-\udfff]").search
 
@@ -15,6 +27,18 @@ ASCII_DIGITS = frozenset("0123456789")
 ASCII_HEX_DIGITS = frozenset("0123456789ABCDEFabcdef")
 ASCII_ALPHA = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 ASCII_ALPHANUMERIC = ASCII_ALPHA | ASCII_DIGITS
+# https://infra.spec.whatwg.org/#c0-control
+C0_CONTROLS = frozenset(map(chr, range(0x20)))
+
+# The URL Standard's forbidden code points are defined here, once: engine.host (the opaque-host
+# parser), engine.idna (the domain parser, which engine.host imports) and engine.url (the fast
+# path's hosts) all build their character classes from them, with ``character_class``.
+# tests/test_code_points.py checks every such class against these sets on every code point.
+# https://url.spec.whatwg.org/#forbidden-host-code-point
+FORBIDDEN_HOST_CODE_POINTS = frozenset("\x00\t\n\r #/:<>?@[\\]^|")
+# https://url.spec.whatwg.org/#forbidden-domain-code-point: a forbidden host code point, a C0
+# control, U+0025 (%), or U+007F DELETE.
+FORBIDDEN_DOMAIN_CODE_POINTS = FORBIDDEN_HOST_CODE_POINTS | C0_CONTROLS | frozenset("%\x7f")
 
 
 def to_scalar_value_string(s: str) -> str:
@@ -27,3 +51,22 @@ def to_scalar_value_string(s: str) -> str:
     if s.isascii() or _SURROGATE(s) is None:
         return s
     return s.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+def character_class(code_points: Iterable[str], *, negated: bool = False) -> str:
+    """A regular expression character class that matches one of ``code_points`` (with
+    ``negated``, any other code point): runs of consecutive code points written as ranges, each
+    code point as a hexadecimal escape, so that no code point is special inside the class."""
+    ordinals = sorted(set(map(ord, code_points)))
+    ranges: list[list[int]] = []
+    for cp in ordinals:
+        if ranges and ranges[-1][1] == cp - 1:
+            ranges[-1][1] = cp
+        else:
+            ranges.append([cp, cp])
+
+    def escape(cp: int) -> str:
+        return f"\\x{cp:02x}" if cp < 0x100 else f"\\u{cp:04x}" if cp < 0x10000 else f"\\U{cp:08x}"
+
+    body = "".join(escape(a) if a == b else f"{escape(a)}-{escape(b)}" for a, b in ranges)
+    return ("[^" if negated else "[") + body + "]"

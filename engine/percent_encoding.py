@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from .encoding import encode_or_fail, get_encoding
 from .infra import to_scalar_value_string
 
 __all__ = [
@@ -115,6 +116,8 @@ PERCENT_ENCODE_SETS = {
 
 def percent_encode(byte: int) -> str:
     """https://url.spec.whatwg.org/#percent-encode"""
+    if byte.__class__ is not int or not 0 <= byte <= 0xFF:
+        raise TypeError(f"percent_encode() takes a byte (an int 0..255), not {byte!r}"[:120])
     return f"%{byte:02X}"
 
 
@@ -185,7 +188,6 @@ def percent_encode_after_encoding(encoding: str, s: str, encode_set: PercentEnco
         raise TypeError(f"percent_encode_after_encoding() takes str, not {type(s).__name__}")
     if not isinstance(encode_set, PercentEncodeSet):
         raise TypeError("percent_encode_after_encoding() needs a percent-encode set")
-    from .encoding import get_encoding
 
     name = get_encoding(encoding)
     # 2. Let spaceAsPlus be true if percentEncodeSet is the form-urlencoded set.
@@ -198,7 +200,6 @@ def percent_encode_after_encoding(encoding: str, s: str, encode_set: PercentEnco
 def _percent_encode_legacy(
     name: str, s: str, encode_set: PercentEncodeSet, space_as_plus: bool
 ) -> str:
-    from .encoding import encode_or_fail
 
     table = encode_set.plus_table if space_as_plus else encode_set.table
     output = []

@@ -3,40 +3,44 @@
 https://url.spec.whatwg.org/#host-public-suffix
 
 The Public Suffix List algorithm (https://github.com/publicsuffix/list/wiki/Format#formal-algorithm)
-is implemented here over the list that the ``publicsuffixlist`` package ships (its data only; its
-``VERSION`` line is ``LIST_VERSION``). Rules are converted to their ASCII form once, on first use,
-since hosts reach here as ASCII domains.
+is implemented here over data/public_suffix_list.dat, the list as published (its ``VERSION`` line
+is ``LIST_VERSION``), copied there by scripts/gen_public_suffix_list.py from the
+``publicsuffixlist`` package, whose version its header records. Rules are converted to their
+ASCII form once, on first use, since hosts reach here as ASCII domains.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from importlib import resources
+from itertools import islice
+from pathlib import Path
 
+from .failure import Failure
 from .host import Domain, IPv4Address, IPv6Address
+from .idna import unicode_to_ascii
 
 __all__ = ["public_suffix", "registrable_domain", "LIST_VERSION"]
 
 
-def _list_text() -> str:
-    return resources.files("publicsuffixlist").joinpath("public_suffix_list.dat").read_text("utf-8")
+_LIST = Path(__file__).with_name("data") / "public_suffix_list.dat"
 
 
-def _version(text: str) -> str:
-    for line in text.splitlines()[:20]:
-        if line.startswith("// VERSION:"):
-            return line.split(":", 1)[1].strip()
+def _list_version() -> str:
+    """The list's ``// VERSION:`` line, among its first lines (read alone: the rules are read on
+    first use)."""
+    with _LIST.open(encoding="utf-8") as lines:
+        for line in islice(lines, 40):
+            if line.startswith("// VERSION:"):
+                return line.split(":", 1)[1].strip()
     return "unknown"
 
 
 @lru_cache(maxsize=1)
-def _rules() -> tuple[frozenset[str], frozenset[str]]:
-    """The list's rules and exception rules (without "!"), in ASCII, lowercase."""
-    from .idna import unicode_to_ascii
-    from .failure import Failure
-
+def _rules() -> tuple[frozenset[str], frozenset[str], int]:
+    """The list's rules and exception rules (without "!"), in ASCII, lowercase, and the most
+    labels any of them has."""
     rules, exceptions = set(), set()
-    for line in _list_text().splitlines():
+    for line in _LIST.read_text(encoding="utf-8").splitlines():
         line = line.strip()
         if not line or line.startswith("//"):
             continue
@@ -53,17 +57,22 @@ def _rules() -> tuple[frozenset[str], frozenset[str]]:
             except Failure:  # pragma: no cover - the list holds valid IDNs only
                 continue
         target.add(rule.lower())
-    return frozenset(rules), frozenset(exceptions)
+    most_labels = max(rule.count(".") + 1 for rule in rules | exceptions)
+    return frozenset(rules), frozenset(exceptions), most_labels
 
 
-LIST_VERSION = _version(_list_text())
+LIST_VERSION = _list_version()
 
 
 def _public_suffix_labels(labels: list[str]) -> int:
-    """How many rightmost labels of ``labels`` form the public suffix (the prevailing rule)."""
-    rules, exceptions = _rules()
+    """How many rightmost labels of ``labels`` form the public suffix (the prevailing rule).
+
+    No rule has more than ``most_labels`` labels, so only that many rightmost labels can match
+    one: the search stops there, and the time is linear in the domain's length (building every
+    suffix of a domain of many labels would be quadratic)."""
+    rules, exceptions, most_labels = _rules()
     best = 1  # the implicit "*" rule
-    for k in range(1, len(labels) + 1):
+    for k in range(1, min(len(labels), most_labels) + 1):
         suffix = ".".join(labels[-k:])
         # An exception rule prevails; its leftmost label is dropped.
         if suffix in exceptions:

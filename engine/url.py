@@ -2,15 +2,20 @@
 
 https://url.spec.whatwg.org/#urls
 
-``basic_url_parse`` is the Standard's state machine. Where a state consumes a run of code points
-that it treats one by one alike (a path segment, a query, a fragment, an opaque path, the
-userinfo), the run is taken at once; validation errors still come in the Standard's order.
+``basic_url_parse`` is the Standard's basic URL parser in two parts: a fast path
+(``parse_fast_path``) for the absolute URLs that need no change but lowercasing (most hrefs),
+one regular expression with a function per form; and the state machine
+(``basic_url_parse_state_machine``), a method per state of the Standard (``_BasicURLParser``),
+dispatched by a table. Where a state treats a run of code points one by one alike (a path
+segment, a query, a fragment, an opaque path, the userinfo), it takes the run at once;
+validation errors still come in the Standard's order.
 """
 
 from __future__ import annotations
 
 import re
 
+from .encoding import get_encoding, get_output_encoding
 from .failure import Failure
 from .host import (
     _ends_in_a_number,
@@ -26,7 +31,7 @@ from .host import (
     parse_ipv6,
     serialize_host,
 )
-from .infra import ASCII_ALPHA, to_scalar_value_string
+from .infra import ASCII_ALPHA, FORBIDDEN_HOST_CODE_POINTS, character_class, to_scalar_value_string
 from .percent_encoding import (
     C0_CONTROL_PERCENT_ENCODE_SET,
     FRAGMENT_PERCENT_ENCODE_SET,
@@ -34,6 +39,7 @@ from .percent_encoding import (
     QUERY_PERCENT_ENCODE_SET,
     SPECIAL_QUERY_PERCENT_ENCODE_SET,
     USERINFO_PERCENT_ENCODE_SET,
+    _percent_encode_legacy,
     _utf8_percent_encode,
 )
 
@@ -63,9 +69,10 @@ SPECIAL_SCHEMES = {"ftp": 21, "file": None, "http": 80, "https": 443, "ws": 80, 
 class State:
     """A state of the basic URL parser, by its name in the Standard (for state override).
 
-    The parser tells states apart by identity (``state is PATH``): a state is one of the objects
-    below, never equal to anything else, and a test costs no comparison (which a fuzzer's
-    instrumentation would trace, for nothing: the state is never input)."""
+    The parser tells states apart by identity (its table of state methods is keyed by them;
+    ``state_override is HOSTNAME``): a state is one of the objects below, never equal to anything
+    else, and a test costs no comparison (which a fuzzer's instrumentation would trace, for
+    nothing: the state is never input)."""
 
     __slots__ = ("name",)
 
@@ -104,16 +111,9 @@ STATES = {name: State(name) for name in (
     RELATIVE_SLASH, SPECIAL_AUTHORITY_SLASHES, SPECIAL_AUTHORITY_IGNORE_SLASHES, AUTHORITY, HOST,
     HOSTNAME, PORT, FILE, FILE_SLASH, FILE_HOST, PATH_START, PATH, OPAQUE_PATH, QUERY, FRAGMENT,
 ) = STATES.values()
-_AUTHORITY_OR_HOST = frozenset((AUTHORITY, HOST, HOSTNAME))
-# The states that run only at the start of a parse (before the parser's loop, here).
-_FIRST_STATES = frozenset((
-    NO_SCHEME, SPECIAL_RELATIVE_OR_AUTHORITY, RELATIVE, RELATIVE_SLASH,
-    SPECIAL_AUTHORITY_IGNORE_SLASHES, FILE, FILE_SLASH,
-))
 # The states a state override can be: those the API's setters give
 # (https://url.spec.whatwg.org/#urlutils-members).
 OVERRIDE_STATES = frozenset((SCHEME_START, HOST, HOSTNAME, PORT, PATH_START, QUERY, FRAGMENT))
-_LAST_STATES = frozenset((QUERY, FRAGMENT))
 
 
 class URLRecord:
@@ -170,7 +170,6 @@ class URLRecord:
     def __repr__(self) -> str:
         return f"<URLRecord {serialize_url(self)!r}>"
 
-
 # https://url.spec.whatwg.org/#c0-control-or-space, stripped from both ends
 _C0_OR_SPACE = "".join(map(chr, range(0x21)))
 _TAB_OR_NEWLINE = {0x09: None, 0x0A: None, 0x0D: None}
@@ -180,52 +179,13 @@ _URL_RECORD_OR_NONE = (URLRecord, type(None))
 _strip_or_remove = re.compile("\\A[\\x00-\\x20]|[\\x00-\\x20]\\Z|[\\t\\n\\r]").search
 _tab_or_newline = re.compile("[\\t\\n\\r]").search
 _SLASH_OR_BACKSLASH = frozenset("/\\")
-# What ends the port state's digits without being an error ("" is the EOF code point); and, for
-# a special URL, U+005C (\).
-_PATH_START_DELIMITERS = frozenset(("", "/", "?", "#"))
-_digits_end = re.compile("[0-9]*").match
-_SCHEME_STATES = frozenset((SCHEME_START, SCHEME))
-# A scheme followed by ":", from the scheme start state (an ASCII alpha first) or the scheme
-# state.
-_SCHEME_THEN_COLON = {
-    SCHEME_START: re.compile(r"[A-Za-z][A-Za-z0-9+\-.]*(?=:)").match,
-    SCHEME: re.compile(r"[A-Za-z0-9+\-.]*(?=:)").match,
-}
-_slash_run = re.compile(r"[/\\]*").match
-# The host state's host, by special: up to a ":" outside brackets ("[" to "]"), or a delimiter:
-# EOF, "/", "?", "#", and "\" for a special URL. Group 2 (group 1 is the userinfo, in
-# _AUTHORITY_THEN_HOST).
-_HOST_PART = {
-    True: r"((?:[^:/?#\\\[\]]++|\]|\[[^/?#\\\]]*+\]?)*+)",
-    False: r"((?:[^:/?#\[\]]++|\]|\[[^/?#\]]*+\]?)*+)",
-}
-_HOST = {special: re.compile("()" + part).match for special, part in _HOST_PART.items()}
-# The authority state's userinfo, up to the authority's last "@" (if any), then the host.
-_AUTHORITY_THEN_HOST = {
-    True: re.compile(r"(?:([^/?#\\]*)@)?" + _HOST_PART[True]).match,
-    False: re.compile(r"(?:([^/?#]*)@)?" + _HOST_PART[False]).match,
-}
 # "?" starts the query state, "#" the fragment state. (Each sets url's query or fragment to ""
-# first, in the Standard; here those states, after the loop, set it.)
+# first, in the Standard; here those states set it, where "" would be appended to.)
 _QUERY_OR_FRAGMENT = {"?": QUERY, "#": FRAGMENT}
-_QUERY_SETS = {True: SPECIAL_QUERY_PERCENT_ENCODE_SET, False: QUERY_PERCENT_ENCODE_SET}
 _SINGLE_DOT = frozenset((".", "%2e", "%2E"))
 _DOUBLE_DOT = frozenset(("..", ".%2e", ".%2E", "%2e.", "%2E.", "%2e%2e", "%2E%2E", "%2e%2E", "%2E%2e"))
-# The end of a path segment, by (special, no state override): a delimiter or the end of input
-# (an empty match). Special URLs also end one at U+005C (\); "?" and "#" end it only without
-# state override.
-_SEGMENT_END = {
-    (True, True): re.compile(r"[/\\?#]|\Z").search,
-    (False, True): re.compile(r"[/?#]|\Z").search,
-    (True, False): re.compile(r"[/\\]|\Z").search,
-    (False, False): re.compile(r"/|\Z").search,
-}
-# What ends a segment as a slash, by special.
-_SEGMENT_SLASHES = {True: frozenset("/\\"), False: frozenset("/")}
 # https://url.spec.whatwg.org/#single-dot-path-segment (1), #double-dot-path-segment (2)
 _DOT_SEGMENTS = dict.fromkeys(_SINGLE_DOT, 1) | dict.fromkeys(_DOUBLE_DOT, 2)
-# The end of a path: "?", "#", or the end of input (an empty match).
-_path_end = re.compile(r"[?#]|\Z").search
 
 
 def _is_windows_drive_letter(s: str) -> bool:
@@ -276,6 +236,7 @@ def _fail(errors: list[str] | None, name: str) -> Failure:
     return Failure(name)
 
 
+# ---------------------------------------------------------------------------------------------
 # The fast path: an absolute URL made of printable ASCII (no space), with nothing to
 # percent-encode, no dot segments, no Windows drive letter, and a host that is a plain domain, a
 # dotted-decimal IPv4 address, an IPv6 address or an opaque host; every special URL in it has
@@ -283,158 +244,241 @@ def _fail(errors: list[str] | None, name: str) -> Failure:
 # fast. It gives what the state machine gives (fuzzers/fuzz_fast_path.py checks that, and the
 # url target compares it with the listening state machine); anything else goes to the state
 # machine, which alone reports validation errors.
+#
+# One regular expression takes the five forms, each a named group, so that a URL costs one match
+# (one of none of them, one failed match; possessive quantifiers keep a failure linear), and the
+# form's function is looked up by the name of the group that matched (``m.lastgroup``: the group
+# that closed last, which is the form's own, around its pieces). The pieces follow
+# https://url.spec.whatwg.org/#url-writing, narrowed to what the parser keeps as it is.
+
 def _printable_ascii_not_in(encode_set, *also: str) -> str:
     """A character class: printable ASCII other than the set's members and ``also``."""
-    return "[" + re.escape("".join(
+    return character_class(
         c for c in map(chr, range(0x21, 0x7F)) if ord(c) not in encode_set.ascii and c not in also
-    )) + "]"
+    )
 
 
-# The userinfo with its "@", or "" (one group, always there). Neither its username nor its
-# password has a ":" (the userinfo set holds it), so the first ":" splits them.
-_USERINFO = (f"((?:{_printable_ascii_not_in(USERINFO_PERCENT_ENCODE_SET)}*+"
-             f"(?::{_printable_ascii_not_in(USERINFO_PERCENT_ENCODE_SET)}*+)?@)?)")
-_IPV6 = r"\[[0-9A-Fa-f:.]++\]"
-_DOMAIN = r"[A-Za-z0-9_.\-]"  # ASCII, no "%": the domain parser lowercases it, nothing else
-_OPAQUE_HOST = r"[^\x00-\x20#/:<>?@\[\\\]^|\x7f-\U0010ffff]"  # no forbidden host code point
-_PORT = r"(?::([0-9]*+))?"
-
-
-def _fast_tail(special: bool, path_required: bool = False) -> str:
-    """Path (from its "/"), query and fragment, with nothing to percent-encode."""
-    path = _printable_ascii_not_in(PATH_PERCENT_ENCODE_SET, "?", "#", *("\\" if special else ""))
-    query_set = SPECIAL_QUERY_PERCENT_ENCODE_SET if special else QUERY_PERCENT_ENCODE_SET
-    return (f"(/{path}*+){'' if path_required else '?'}"
-            f"(?:\\?({_printable_ascii_not_in(query_set, '#')}*+))?"
-            f"(?:#({_printable_ascii_not_in(FRAGMENT_PERCENT_ENCODE_SET)}*+))?")
-
-
+# https://url.spec.whatwg.org/#url-scheme-string: an ASCII alpha, then ASCII alphanumerics, "+",
+# "-" or "."; special schemes (https://url.spec.whatwg.org/#special-scheme) in any case.
 _SCHEME = r"[A-Za-z][A-Za-z0-9+\-.]*+"
+_SPECIAL_NOT_FILE = "(?i:https?|wss?|ftp)"
 _NOT_SPECIAL = "(?!(?i:https?|wss?|ftp|file):)"
-# One regular expression for the five forms, tried in one call (a URL of none of them costs one
-# failed match; possessive quantifiers keep a failure linear). Groups, by form: special (1-6):
-# userinfo, host, port, path, query, fragment; file (7-10): host, path, query, fragment;
-# another scheme (11), then with a host (12-17): userinfo, host, port, path, query, fragment;
-# or a path from "/" (18-20): path, query, fragment; or an opaque path (21-23): the same.
+# https://url.spec.whatwg.org/#valid-host-string, as the fast path takes it as it is: a domain of
+# ASCII letters, digits, "_", "." and "-" (no "%": the domain parser only lowercases it; a subset
+# of the domain code points, chosen, not derived from the forbidden ones); an IPv6 address in
+# brackets (the IPv6 parser has the last word); an opaque host with nothing to percent-encode.
+_DOMAIN = r"[A-Za-z0-9_.\-]"
+_IPV6 = r"\[[0-9A-Fa-f:.]++\]"
+_OPAQUE_HOST = _printable_ascii_not_in(C0_CONTROL_PERCENT_ENCODE_SET, *FORBIDDEN_HOST_CODE_POINTS)
+# A username and password of userinfo code points (none holds a ":", so the first one splits
+# them), then "@".
+_USERINFO_UNIT = _printable_ascii_not_in(USERINFO_PERCENT_ENCODE_SET)
+
+
+def _userinfo(name: str) -> str:
+    """userinfo "@", or "": group ``name`` always takes part (an empty string without userinfo),
+    so that its username and password split without a test."""
+    return f"(?P<{name}>(?:{_USERINFO_UNIT}*+(?::{_USERINFO_UNIT}*+)?@)?)"
+
+
+def _port(name: str) -> str:
+    """":" port (https://url.spec.whatwg.org/#url-port-string: ASCII digits), or nothing."""
+    return f"(?::(?P<{name}>[0-9]*+))?"
+
+
+def _path_absolute(form: str, special: bool) -> str:
+    """path-absolute: "/" and segments (group ``form``_path, from its "/"), of code points the
+    path percent-encode set leaves alone; "\\" only where it is no slash (not special)."""
+    unit = _printable_ascii_not_in(PATH_PERCENT_ENCODE_SET, "?", "#", *("\\" if special else ""))
+    return f"(?P<{form}_path>/{unit}*+)"
+
+
+def _query_fragment(form: str, special: bool) -> str:
+    """["?" query] ["#" fragment] (groups ``form``_query and ``form``_fragment), of code points
+    their percent-encode sets leave alone (the query's, by special)."""
+    query_set = SPECIAL_QUERY_PERCENT_ENCODE_SET if special else QUERY_PERCENT_ENCODE_SET
+    return (f"(?:\\?(?P<{form}_query>{_printable_ascii_not_in(query_set, '#')}*+))?"
+            f"(?:#(?P<{form}_fragment>{_printable_ascii_not_in(FRAGMENT_PERCENT_ENCODE_SET)}*+))?")
+
+
+# An opaque path: code points the C0 control percent-encode set leaves alone (no space, which
+# before "?" or "#" would become "%20"), not from "/".
+_OPAQUE_PATH = f"(?!/){_printable_ascii_not_in(C0_CONTROL_PERCENT_ENCODE_SET, '?', '#')}*+"
 _fast = re.compile(
-    f"(?i:https?|wss?|ftp)://{_USERINFO}({_DOMAIN}++|{_IPV6}){_PORT}{_fast_tail(True)}"
-    f"|(?i:file)://({_DOMAIN}*+|{_IPV6}){_fast_tail(True)}"
-    f"|{_NOT_SPECIAL}({_SCHEME}):(?:"
-    f"//{_USERINFO}({_OPAQUE_HOST}*+|{_IPV6}){_PORT}{_fast_tail(False)}"
-    f"|(?!//){_fast_tail(False, path_required=True)}"
-    f"|((?!/){_printable_ascii_not_in(C0_CONTROL_PERCENT_ENCODE_SET, '?', '#')}*+)"
-    f"(?:\\?({_printable_ascii_not_in(QUERY_PERCENT_ENCODE_SET, '#')}*+))?"
-    f"(?:#({_printable_ascii_not_in(FRAGMENT_PERCENT_ENCODE_SET)}*+))?)"
+    # A special URL but file: scheme "://" [userinfo "@"] host [":" port] [path] [query] [fragment].
+    f"(?P<special>(?P<special_scheme>{_SPECIAL_NOT_FILE})://{_userinfo('special_userinfo')}"
+    f"(?P<special_host>{_DOMAIN}++|{_IPV6}){_port('special_port')}"
+    f"{_path_absolute('special', True)}?{_query_fragment('special', True)})"
+    # A file URL: "file://" host (maybe empty) [path] [query] [fragment].
+    f"|(?P<file>(?i:file)://(?P<file_host>{_DOMAIN}*+|{_IPV6})"
+    f"{_path_absolute('file', True)}?{_query_fragment('file', True)})"
+    # Another scheme, ":", then one of three forms:
+    f"|{_NOT_SPECIAL}(?P<scheme>{_SCHEME}):(?:"
+    # "//" [userinfo "@"] host [":" port] [path] [query] [fragment];
+    f"(?P<authority>//{_userinfo('authority_userinfo')}"
+    f"(?P<authority_host>{_OPAQUE_HOST}*+|{_IPV6}){_port('authority_port')}"
+    f"{_path_absolute('authority', False)}?{_query_fragment('authority', False)})"
+    # or a path (not from "//") [query] [fragment];
+    f"|(?P<absolute>(?!//){_path_absolute('absolute', False)}"
+    f"{_query_fragment('absolute', False)})"
+    # or an opaque path [query] [fragment].
+    f"|(?P<opaque>(?P<opaque_path>{_OPAQUE_PATH}){_query_fragment('opaque', False)}))"
 ).fullmatch
+# https://url.spec.whatwg.org/#concept-ipv4-serializer's output: four decimal numbers 0 to 255.
 _OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
 _canonical_ipv4 = re.compile(f"(?:{_OCTET}\\.){{3}}{_OCTET}").fullmatch
 _windows_drive_letter_start = re.compile(r"/[A-Za-z][:|](?:[/?#]|$)").match
+# A single- or double-dot segment (_DOT_SEGMENTS) in a path of the fast path (which starts with
+# "/" and holds no "?" or "#").
+_dot_segment = re.compile(r"/(?:\.|%2[eE]){1,2}(?=/|\Z)").search
+_new_record = object.__new__  # a URLRecord whose every field the fast path sets
 
 
 def parse_fast_path(input: str) -> URLRecord | None:
     """The fast path of ``basic_url_parse`` (no base, no state override, UTF-8, no listener):
     the URL record, or None where the input is not of the simple form it handles.
 
-    Each form is taken on its own branch, so that a parse tests little (a fuzzer's
-    instrumentation counts each branch taken)."""
+    Each form is taken by its own function, looked up by the form's group, so that a parse
+    tests little (a fuzzer's instrumentation counts each branch taken)."""
     if not input.isascii():  # (O(1); a non-ASCII input never fits)
         return None
     m = _fast(input)
     if m is None:
         return None
-    g = m.groups()
+    return _FAST_FORMS[m.lastgroup](m)
+
+
+def _fast_special(m: re.Match) -> URLRecord | None:
+    """A special URL but file: a host always, a domain, an IPv4 address or an IPv6 address."""
     url = _new_record(URLRecord)
-    if g[1] is not None:
-        # A special URL other than file: a host always, a domain, IPv4 or IPv6 address.
-        userinfo, host, port, path, url.query, url.fragment = g[0:6]
-        url.scheme = scheme = input[: input.index(":")].lower()
-        if "[" in host:
-            host = _fast_ipv6(host)
-        elif _ends_in_a_number(host) is not None:
-            host = _fast_ipv4(host)
-        else:
-            host = Domain(host.lower())
-        if host is None:
-            return None
-        url.host = host
-        if port:
-            port = int(port)
-            if port > 0xFFFF:
-                return None
-            url.port = None if port == SPECIAL_SCHEMES[scheme] else port
-        else:
-            url.port = None
-        # The path start state: a special URL's path is at least one empty segment.
-        if path is None:
-            url.path = [""]
-        elif _dot_segment(path) is not None:
-            return None
-        else:
-            url.path = path[1:].split("/")
-    elif g[10] is None:
-        # A file URL: no userinfo or port; the host may be empty, or localhost (empty too).
-        host, path, url.query, url.fragment = g[6:10]
-        url.scheme = "file"
-        userinfo = ""
-        url.port = None
-        if not host:
-            host = EmptyHost("")
-        elif "[" in host:
-            host = _fast_ipv6(host)
-        elif _ends_in_a_number(host) is not None:
-            host = _fast_ipv4(host)
-        else:
-            host = host.lower()
-            host = EmptyHost("") if host == "localhost" else Domain(host)
-        if host is None:
-            return None
-        url.host = host
-        if path is None:
-            url.path = [""]
-        elif _dot_segment(path) is not None or _windows_drive_letter_start(path):
-            return None
-        else:
-            url.path = path[1:].split("/")
+    url.scheme = scheme = m["special_scheme"].lower()
+    url.username, _, url.password = m["special_userinfo"][:-1].partition(":")
+    host = m["special_host"]
+    if "[" in host:
+        host = _fast_ipv6(host)
+    elif _ends_in_a_number(host) is not None:
+        host = _fast_ipv4(host)
     else:
-        url.scheme = g[10].lower()
-        if g[12] is not None:
-            # Another scheme, with a host: an opaque host, an IPv6 address, or empty (then with
-            # no userinfo or port: host-missing). A path only from a "/".
-            userinfo, host, port, path, url.query, url.fragment = g[11:17]
-            if not host:
-                if userinfo or port is not None:
-                    return None  # host-missing
-                host = EmptyHost("")
-            elif "[" in host:
-                host = _fast_ipv6(host)
-                if host is None:
-                    return None
-            else:
-                host = OpaqueHost(host)
-            url.host = host
-            url.port = int(port) if port else None
-            if url.port is not None and url.port > 0xFFFF:
-                return None
-            if path is None:
-                url.path = []
-            elif _dot_segment(path) is not None:
-                return None
-            else:
-                url.path = path[1:].split("/")
-        else:
-            userinfo = ""
-            url.host = url.port = None
-            if g[17] is not None:
-                # Another scheme, no host, a path from "/".
-                path, url.query, url.fragment = g[17:20]
-                if _dot_segment(path) is not None:
-                    return None
-                url.path = path[1:].split("/")
-            else:
-                # Another scheme, an opaque path.
-                url.path, url.query, url.fragment = g[20:23]
-    url.username, _, url.password = userinfo[:-1].partition(":")
+        host = Domain(host.lower())
+    if host is None:
+        return None
+    url.host = host
+    port = m["special_port"]
+    if port:
+        port = int(port)
+        if port > 0xFFFF:
+            return None
+        url.port = None if port == SPECIAL_SCHEMES[scheme] else port
+    else:
+        url.port = None
+    # The path start state: a special URL's path is at least one empty segment.
+    path = m["special_path"]
+    if path is None:
+        url.path = [""]
+    elif _dot_segment(path) is not None:
+        return None
+    else:
+        url.path = path[1:].split("/")
+    url.query = m["special_query"]
+    url.fragment = m["special_fragment"]
     return url
+
+
+def _fast_file(m: re.Match) -> URLRecord | None:
+    """A file URL: no userinfo or port; the host may be empty, or localhost (empty too)."""
+    url = _new_record(URLRecord)
+    url.scheme = "file"
+    url.username = url.password = ""
+    url.port = None
+    host = m["file_host"]
+    if not host:
+        host = EmptyHost("")
+    elif "[" in host:
+        host = _fast_ipv6(host)
+    elif _ends_in_a_number(host) is not None:
+        host = _fast_ipv4(host)
+    else:
+        host = host.lower()
+        host = EmptyHost("") if host == "localhost" else Domain(host)
+    if host is None:
+        return None
+    url.host = host
+    path = m["file_path"]
+    if path is None:
+        url.path = [""]
+    elif _dot_segment(path) is not None or _windows_drive_letter_start(path):
+        return None
+    else:
+        url.path = path[1:].split("/")
+    url.query = m["file_query"]
+    url.fragment = m["file_fragment"]
+    return url
+
+
+def _fast_authority(m: re.Match) -> URLRecord | None:
+    """Another scheme, with a host: an opaque host, an IPv6 address, or empty (then with no
+    userinfo or port: host-missing). A path only from a "/"."""
+    url = _new_record(URLRecord)
+    url.scheme = m["scheme"].lower()
+    userinfo = m["authority_userinfo"]
+    url.username, _, url.password = userinfo[:-1].partition(":")
+    host = m["authority_host"]
+    port = m["authority_port"]
+    if not host:
+        if userinfo or port is not None:
+            return None  # host-missing
+        host = EmptyHost("")
+    elif "[" in host:
+        host = _fast_ipv6(host)
+        if host is None:
+            return None
+    else:
+        host = OpaqueHost(host)
+    url.host = host
+    url.port = int(port) if port else None
+    if url.port is not None and url.port > 0xFFFF:
+        return None
+    path = m["authority_path"]
+    if path is None:
+        url.path = []
+    elif _dot_segment(path) is not None:
+        return None
+    else:
+        url.path = path[1:].split("/")
+    url.query = m["authority_query"]
+    url.fragment = m["authority_fragment"]
+    return url
+
+
+def _fast_absolute(m: re.Match) -> URLRecord | None:
+    """Another scheme, no host, a path from "/"."""
+    path = m["absolute_path"]
+    if _dot_segment(path) is not None:
+        return None
+    url = _new_record(URLRecord)
+    url.scheme = m["scheme"].lower()
+    url.username = url.password = ""
+    url.host = url.port = None
+    url.path = path[1:].split("/")
+    url.query = m["absolute_query"]
+    url.fragment = m["absolute_fragment"]
+    return url
+
+
+def _fast_opaque(m: re.Match) -> URLRecord:
+    """Another scheme, an opaque path."""
+    url = _new_record(URLRecord)
+    url.scheme = m["scheme"].lower()
+    url.username = url.password = ""
+    url.host = url.port = None
+    url.path = m["opaque_path"]
+    url.query = m["opaque_query"]
+    url.fragment = m["opaque_fragment"]
+    return url
+
+
+_FAST_FORMS = {"special": _fast_special, "file": _fast_file, "authority": _fast_authority,
+               "absolute": _fast_absolute, "opaque": _fast_opaque}
 
 
 def _fast_ipv6(host: str) -> IPv6Address | None:
@@ -452,14 +496,6 @@ def _fast_ipv4(host: str) -> IPv4Address | None:
         return None
     a, b, c, d = map(int, host.split("."))
     return IPv4Address((a << 24) | (b << 16) | (c << 8) | d)
-
-
-_new_record = object.__new__  # a URLRecord whose every field the fast path sets
-
-
-# A single- or double-dot segment (_DOT_SEGMENTS) in a path of the fast path (which starts with
-# "/" and holds no "?" or "#").
-_dot_segment = re.compile(r"/(?:\.|%2[eE]){1,2}(?=/|\Z)").search
 
 
 def basic_url_parse(
@@ -487,6 +523,670 @@ def basic_url_parse(
     )
 
 
+# ---------------------------------------------------------------------------------------------
+# The state machine: https://url.spec.whatwg.org/#concept-basic-url-parser, step 9, a method of
+# _BasicURLParser per state (or per pair of states that always run one after the other),
+# dispatched by _STATE_FUNCTIONS.
+
+# What a state's method returns instead of a next state when the parser stops: "return url"
+# (the loop has reached the EOF code point, or a state took the rest of input), or "return" with
+# nothing (a state override's end).
+_RETURN_URL = State("(return url)")
+_RETURN = State("(return)")
+_RETURNS = frozenset((_RETURN_URL, _RETURN))
+# https://url.spec.whatwg.org/#scheme-start-state then https://url.spec.whatwg.org/#scheme-state:
+# an ASCII alpha, the run of ASCII alphanumerics, "+", "-" and "." after it, and the ":" that
+# ends the scheme.
+_scheme_then_colon = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+\-.]*):").match
+_slash_run = re.compile(r"[/\\]*").match
+
+
+def _host_then_end(special: bool) -> str:
+    """The host state's buffer, group "host": code points up to a ":" outside brackets
+    (insideBrackets is the match being inside "[...]"), or the authority's end: EOF, "/", "?",
+    "#", and "\\" for a special URL."""
+    if special:
+        return r"(?P<host>(?:[^:/?#\\\[\]]++|\]|\[[^/?#\\\]]*+\]?)*+)"
+    return r"(?P<host>(?:[^:/?#\[\]]++|\]|\[[^/?#\]]*+\]?)*+)"
+
+
+# https://url.spec.whatwg.org/#host-state (or hostname state), by special.
+_HOST = {special: re.compile(_host_then_end(special)).match for special in (True, False)}
+# https://url.spec.whatwg.org/#authority-state then #host-state, by special: the userinfo,
+# group "userinfo", is everything up to the authority's last "@" (if any; not the "@"); then the
+# host.
+_AUTHORITY_THEN_HOST = {
+    True: re.compile(r"(?:(?P<userinfo>[^/?#\\]*)@)?" + _host_then_end(True)).match,
+    False: re.compile(r"(?:(?P<userinfo>[^/?#]*)@)?" + _host_then_end(False)).match,
+}
+# The port state's buffer: ASCII digits.
+_digits_end = re.compile("[0-9]*").match
+# What ends the port state's digits without being an error ("" is the EOF code point); and, for
+# a special URL, U+005C (\).
+_PATH_START_DELIMITERS = frozenset(("", "/", "?", "#"))
+# The end of a path segment, by (special, no state override): a delimiter or the end of input
+# (an empty match). Special URLs also end one at U+005C (\); "?" and "#" end it only without
+# state override.
+_SEGMENT_END = {
+    (True, True): re.compile(r"[/\\?#]|\Z").search,
+    (False, True): re.compile(r"[/?#]|\Z").search,
+    (True, False): re.compile(r"[/\\]|\Z").search,
+    (False, False): re.compile(r"/|\Z").search,
+}
+# What ends a segment as a slash, by special.
+_SEGMENT_SLASHES = {True: frozenset("/\\"), False: frozenset("/")}
+# The end of a path: "?", "#", or the end of input (an empty match).
+_path_end = re.compile(r"[?#]|\Z").search
+_QUERY_SETS = {True: SPECIAL_QUERY_PERCENT_ENCODE_SET, False: QUERY_PERCENT_ENCODE_SET}
+
+
+class _BasicURLParser:
+    """One run of the basic URL parser's state machine: the Standard's variables, and a method
+    per state, named after it.
+
+    A state's method takes ``pointer``, the index of c (the code point the state reads; the
+    index ``len(input)`` is the EOF code point), and returns the next state and the index of its
+    c: c's own where the Standard decreases pointer by 1 (the next state reads c again), the one
+    past where the Standard's loop increases it. Where a state treats a run of code points one by
+    one alike, the method takes the run at once ("Departs from the loop", in its docstring): one
+    regular expression or string method in C instead of a turn of the loop per code point, which
+    is faster, and, under a fuzzer's instrumentation, one traced branch instead of one per code
+    point. Validation errors still come in the Standard's order. atSignSeen, insideBrackets and
+    passwordTokenSeen need no variables: the authority and host states take their code points in
+    one match.
+    """
+
+    __slots__ = ("input", "base", "url", "state_override", "encoding", "errors", "buffer")
+
+    def __init__(self, input: str, base: URLRecord | None, url: URLRecord,
+                 state_override: State | None, encoding: str | None, errors: list[str] | None):
+        self.input = input
+        self.base = base
+        self.url = url
+        self.state_override = state_override
+        self.encoding = encoding  # the output encoding's name where it is not UTF-8, else None
+        self.errors = errors
+        # 6. Let buffer be the empty string.
+        self.buffer = ""
+
+    def scheme_start_state(self, pointer: int) -> tuple[State, int]:
+        """https://url.spec.whatwg.org/#scheme-start-state and, within it,
+        https://url.spec.whatwg.org/#scheme-state
+
+        Departs from the loop: the scheme start state's ASCII alpha, the scheme state's run of
+        code points and the ":" that ends it are one match."""
+        input = self.input
+        m = _scheme_then_colon(input, pointer)
+        if m is None:
+            # Scheme start state 2, scheme state 3: the no scheme state, from the first code point.
+            if self.state_override is None:
+                return NO_SCHEME, 0
+            # Scheme start state 3, scheme state 4: return failure.
+            if input[:1] not in ASCII_ALPHA:
+                raise Failure(None, "scheme must start with an ASCII alpha")
+            raise Failure(None, "invalid scheme")
+        # Scheme state 2 (c is ":"); buffer is the scheme, lowercased.
+        buffer = m["scheme"].lower()
+        if self.state_override is not None:
+            return self._scheme_state_override(buffer), pointer
+        # 2.2. Set url's scheme to buffer. (2.4. buffer is the empty string again.)
+        self.url.scheme = buffer
+        pointer = m.end()  # (past the ":")
+        # 2.5. If url's scheme is "file": if remaining does not start with "//",
+        # special-scheme-missing-following-solidus validation error; file state.
+        if buffer == "file":
+            if self.errors is not None and not input.startswith("//", pointer):
+                self.errors.append("special-scheme-missing-following-solidus")
+            return FILE, pointer
+        if buffer in SPECIAL_SCHEMES:
+            # 2.6. url is special and base's scheme is url's: special relative or authority.
+            if self.base is not None and self.base.scheme == buffer:
+                return SPECIAL_RELATIVE_OR_AUTHORITY, pointer
+            # 2.7. Otherwise, if url is special: special authority slashes state.
+            return SPECIAL_AUTHORITY_SLASHES, pointer
+        # 2.8. If remaining starts with "/": path or authority state, pointer past the "/".
+        if input.startswith("/", pointer):
+            return PATH_OR_AUTHORITY, pointer + 1
+        # 2.9. Otherwise, url's path is the empty string; opaque path state.
+        self.url.path = ""
+        return OPAQUE_PATH, pointer
+
+    def _scheme_state_override(self, buffer: str) -> State:
+        """https://url.spec.whatwg.org/#scheme-state, steps 2.1 to 2.3: with state override."""
+        url = self.url
+        # 2.1.1./2.1.2. The scheme may not change from special to not, or back.
+        if (url.scheme in SPECIAL_SCHEMES) != (buffer in SPECIAL_SCHEMES):
+            return _RETURN
+        # 2.1.3. Nor become "file" with credentials or a port.
+        if (url.includes_credentials or url.port is not None) and buffer == "file":
+            return _RETURN
+        # 2.1.4. Nor change from "file" with an empty host.
+        if url.scheme == "file" and url.host == "":
+            return _RETURN
+        # 2.2. Set url's scheme to buffer. 2.3.1. A port that is the default one becomes null.
+        url.scheme = buffer
+        if url.port == SPECIAL_SCHEMES.get(url.scheme):
+            url.port = None
+        # 2.3.2. Return.
+        return _RETURN
+
+    def no_scheme_state(self, pointer: int) -> tuple[State, int]:
+        """https://url.spec.whatwg.org/#no-scheme-state"""
+        base = self.base
+        c = self.input[pointer : pointer + 1]
+        # 1. No base, or a base with an opaque path and c not "#": missing-scheme-non-relative-URL
+        # validation error, return failure.
+        if base is None or (isinstance(base.path, str) and c != "#"):
+            raise _fail(self.errors, "missing-scheme-non-relative-URL")
+        # 2. A base with an opaque path, and c is "#": the base's scheme, path and query; the
+        # fragment state.
+        if isinstance(base.path, str):
+            url = self.url
+            url.scheme = base.scheme
+            url.path = base.path
+            url.query = base.query
+            url.fragment = ""
+            return FRAGMENT, pointer + 1
+        # 3. Relative state, or 4. file state, reading c again.
+        return (RELATIVE if base.scheme != "file" else FILE), pointer
+
+    def special_relative_or_authority_state(self, pointer: int) -> tuple[State, int]:
+        """https://url.spec.whatwg.org/#special-relative-or-authority-state"""
+        # 1. c is "/" and remaining starts with "/": special authority ignore slashes state.
+        if self.input.startswith("//", pointer):
+            return SPECIAL_AUTHORITY_IGNORE_SLASHES, pointer + 2
+        # 2. Otherwise, special-scheme-missing-following-solidus validation error; relative state.
+        if self.errors is not None:
+            self.errors.append("special-scheme-missing-following-solidus")
+        return RELATIVE, pointer
+
+    def path_or_authority_state(self, pointer: int) -> tuple[State, int]:
+        """https://url.spec.whatwg.org/#path-or-authority-state"""
+        # 1. If c is "/", authority state. 2. Otherwise, path state, reading c again.
+        if self.input.startswith("/", pointer):
+            return AUTHORITY, pointer + 1
+        return PATH, pointer
+
+    def relative_state(self, pointer: int) -> tuple[State, int]:
+        """https://url.spec.whatwg.org/#relative-state"""
+        url, base = self.url, self.base
+        c = self.input[pointer : pointer + 1]
+        # 2. Set url's scheme to base's scheme.
+        url.scheme = base.scheme
+        # 3. If c is "/", relative slash state.
+        if c == "/":
+            return RELATIVE_SLASH, pointer + 1
+        # 4. If url is special and c is "\\": invalid-reverse-solidus; relative slash state.
+        if c == "\\" and url.scheme in SPECIAL_SCHEMES:
+            if self.errors is not None:
+                self.errors.append("invalid-reverse-solidus")
+            return RELATIVE_SLASH, pointer + 1
+        # 5.1. Otherwise: base's username, password, host, port, a clone of its path, its query.
+        url.username, url.password = base.username, base.password
+        url.host, url.port = base.host, base.port
+        url.path = list(base.path)
+        url.query = base.query
+        # 5.2./5.3. "?": query state; "#": fragment state.
+        if c in _QUERY_OR_FRAGMENT:
+            return _QUERY_OR_FRAGMENT[c], pointer + 1
+        # 5.4. Not EOF: no query, the path shortened; path state, reading c again.
+        if c:
+            url.query = None
+            shorten_path(url)
+            return PATH, pointer
+        return _RETURN_URL, pointer  # (EOF: the base's URL, without its fragment)
+
+    def relative_slash_state(self, pointer: int) -> tuple[State, int]:
+        """https://url.spec.whatwg.org/#relative-slash-state"""
+        url = self.url
+        c = self.input[pointer : pointer + 1]
+        # 1. url is special and c is "/" or "\\" ("\\": invalid-reverse-solidus): special
+        # authority ignore slashes state.
+        if url.scheme in SPECIAL_SCHEMES and c in _SLASH_OR_BACKSLASH:
+            if c == "\\" and self.errors is not None:
+                self.errors.append("invalid-reverse-solidus")
+            return SPECIAL_AUTHORITY_IGNORE_SLASHES, pointer + 1
+        # 2. c is "/": authority state.
+        if c == "/":
+            return AUTHORITY, pointer + 1
+        # 3. Otherwise: base's username, password, host and port; path state, reading c again.
+        base = self.base
+        url.username, url.password = base.username, base.password
+        url.host, url.port = base.host, base.port
+        return PATH, pointer
+
+    def special_authority_slashes_state(self, pointer: int) -> tuple[State, int]:
+        """https://url.spec.whatwg.org/#special-authority-slashes-state"""
+        # 1. c is "/" and remaining starts with "/": special authority ignore slashes state.
+        if self.input.startswith("//", pointer):
+            return SPECIAL_AUTHORITY_IGNORE_SLASHES, pointer + 2
+        # 2. Otherwise, special-scheme-missing-following-solidus validation error; special
+        # authority ignore slashes state, reading c again.
+        if self.errors is not None:
+            self.errors.append("special-scheme-missing-following-solidus")
+        return SPECIAL_AUTHORITY_IGNORE_SLASHES, pointer
+
+    def special_authority_ignore_slashes_state(self, pointer: int) -> tuple[State, int]:
+        """https://url.spec.whatwg.org/#special-authority-ignore-slashes-state
+
+        Departs from the loop: the run of "/" and "\\" (step 2 for each) is taken at once."""
+        run = _slash_run(self.input, pointer).group()
+        # 2. Each "/" or "\\": special-scheme-missing-following-solidus validation error.
+        if run and self.errors is not None:
+            self.errors.extend(["special-scheme-missing-following-solidus"] * len(run))
+        # 1. The first other code point: authority state, reading it again.
+        return AUTHORITY, pointer + len(run)
+
+    def authority_state(self, pointer: int) -> tuple[State, int]:
+        """https://url.spec.whatwg.org/#authority-state, then (no other step runs between
+        them) https://url.spec.whatwg.org/#host-state
+
+        Departs from the loop: one match takes the userinfo, if any (all up to the authority's
+        last "@"; the authority ends at EOF, "/", "?", "#", or "\\" for a special URL), and the
+        host (up to a ":" outside brackets, or the authority's end). atSignSeen is the userinfo
+        group matching; passwordTokenSeen, its first ":"."""
+        url = self.url
+        special = url.scheme in SPECIAL_SCHEMES
+        m = _AUTHORITY_THEN_HOST[special](self.input, pointer)
+        userinfo = m["userinfo"]
+        if userinfo is not None:
+            # 1.1. Each "@" is an invalid-credentials validation error. 1.2.-1.4. For each code
+            # point before the last "@": the first ":" starts the password; the rest is UTF-8
+            # percent-encoded with the userinfo set (which encodes an earlier "@" as "%40",
+            # as step 1.2's prepending does).
+            if self.errors is not None:
+                self.errors.extend(["invalid-credentials"] * (userinfo.count("@") + 1))
+            username, _, password = userinfo.partition(":")
+            url.username += _utf8_percent_encode(username, USERINFO_PERCENT_ENCODE_SET, False)
+            url.password += _utf8_percent_encode(password, USERINFO_PERCENT_ENCODE_SET, False)
+            # 2.1. If atSignSeen is true and buffer is the empty string, host-missing validation
+            # error, return failure. (An empty host before a ":" is the host state's host-missing.)
+            if not m["host"]:
+                raise _fail(self.errors, "host-missing")
+        # 2.2. The host state, from the host's first code point.
+        return self._host_state_at_end(m["host"], m.end(), special)
+
+    def host_state(self, pointer: int) -> tuple[State, int]:
+        """https://url.spec.whatwg.org/#host-state and https://url.spec.whatwg.org/#hostname-state,
+        with state override (without, the authority state runs it).
+
+        Departs from the loop: step 4's run of code points (the buffer) is one match."""
+        url = self.url
+        # 1. With state override, a file URL's host is the file host state's.
+        if url.scheme == "file":
+            return FILE_HOST, pointer
+        special = url.scheme in SPECIAL_SCHEMES
+        m = _HOST[special](self.input, pointer)
+        return self._host_state_at_end(m["host"], m.end(), special)
+
+    def _host_state_at_end(self, buffer: str, end: int, special: bool) -> tuple[State, int]:
+        """https://url.spec.whatwg.org/#host-state, steps 2 and 3: c (at ``end``) is a ":"
+        outside brackets, or ends the authority; ``buffer`` is the host."""
+        url, state_override = self.url, self.state_override
+        # 2. c is ":" and insideBrackets is false:
+        if self.input.startswith(":", end):
+            # 2.1. An empty buffer: host-missing validation error, return failure.
+            if not buffer:
+                raise _fail(self.errors, "host-missing")
+            # 2.2. The hostname state override: return failure.
+            if state_override is HOSTNAME:
+                raise Failure(None, "hostname setter: a port is not allowed")
+            # 2.3.-2.5. Host parsing buffer (failure returns failure); port state.
+            url.host = parse_host(buffer, not special, errors=self.errors)
+            return PORT, end + 1
+        # 3. c is EOF, "/", "?", "#", or "\\" for a special URL (read again by the next state):
+        if not buffer:
+            # 3.1. A special URL's empty host: host-missing validation error, return failure.
+            if special:
+                raise _fail(self.errors, "host-missing")
+            # 3.2. With state override, no empty host beside credentials or a port.
+            if state_override is not None and (url.includes_credentials or url.port is not None):
+                raise Failure(None, "host setter: cannot remove a host with credentials or port")
+            # 3.3.-3.5. (Host parsing "" not special gives the empty host.)
+            url.host = EmptyHost("")
+        else:
+            # 3.3.-3.5. Host parsing buffer (failure returns failure); path start state.
+            url.host = parse_host(buffer, not special, errors=self.errors)
+        # 3.6. With state override, return.
+        if state_override is not None:
+            return _RETURN, end
+        return PATH_START, end
+
+    def port_state(self, pointer: int) -> tuple[State, int]:
+        """https://url.spec.whatwg.org/#port-state
+
+        Departs from the loop: step 1's run of ASCII digits (the buffer) is taken at once."""
+        input, url, state_override = self.input, self.url, self.state_override
+        end = _digits_end(input, pointer).end()
+        buffer = input[pointer:end]
+        c = input[end : end + 1]
+        # 2. c is EOF, "/", "?", "#", or "\\" for a special URL, or state override is given:
+        if (
+            c in _PATH_START_DELIMITERS
+            or (c == "\\" and url.scheme in SPECIAL_SCHEMES)
+            or state_override is not None
+        ):
+            if buffer:
+                # 2.1.1. The port: buffer's value (leading zeros aside, more than five digits are
+                # out of range without converting them all).
+                digits = buffer.lstrip("0")
+                port = int(digits or "0") if len(digits) <= 5 else 1 << 16
+                # 2.1.2. Not a 16-bit unsigned integer: port-out-of-range, return failure.
+                if port > 0xFFFF:
+                    raise _fail(self.errors, "port-out-of-range")
+                # 2.1.3. url's port is null if it is the scheme's default port.
+                url.port = None if port == SPECIAL_SCHEMES.get(url.scheme) else port
+                # 2.1.5. With state override, return.
+                if state_override is not None:
+                    return _RETURN, end
+            # 2.2. With state override (and no digits), return failure.
+            if state_override is not None:
+                raise Failure(None, "port setter: not a port")
+            # 2.3. Path start state, reading c again.
+            return PATH_START, end
+        # 3. Otherwise, port-invalid validation error, return failure.
+        raise _fail(self.errors, "port-invalid")
+
+    def file_state(self, pointer: int) -> tuple[State, int]:
+        """https://url.spec.whatwg.org/#file-state"""
+        url, base = self.url, self.base
+        c = self.input[pointer : pointer + 1]
+        # 1./2. url's scheme is "file", its host the empty host.
+        url.scheme = "file"
+        url.host = EmptyHost("")
+        # 3. c is "/" or "\\" ("\\": invalid-reverse-solidus): file slash state.
+        if c in _SLASH_OR_BACKSLASH:
+            if c == "\\" and self.errors is not None:
+                self.errors.append("invalid-reverse-solidus")
+            return FILE_SLASH, pointer + 1
+        # 5. No file base: path state, reading c again.
+        if base is None or base.scheme != "file":
+            return PATH, pointer
+        # 4.1. A file base: its host, a clone of its path, its query.
+        url.host = base.host
+        url.path = list(base.path)
+        url.query = base.query
+        # 4.2./4.3. "?": query state; "#": fragment state.
+        if c in _QUERY_OR_FRAGMENT:
+            return _QUERY_OR_FRAGMENT[c], pointer + 1
+        if not c:
+            return _RETURN_URL, pointer  # (EOF: the base's host, path and query)
+        # 4.4. Not EOF: no query; the path shortened, unless the rest starts with a Windows drive
+        # letter (file-invalid-Windows-drive-letter, and the path emptied); path state.
+        url.query = None
+        if not starts_with_windows_drive_letter(self.input[pointer : pointer + 3]):
+            shorten_path(url)
+        else:
+            if self.errors is not None:
+                self.errors.append("file-invalid-Windows-drive-letter")
+            url.path = []
+        return PATH, pointer
+
+    def file_slash_state(self, pointer: int) -> tuple[State, int]:
+        """https://url.spec.whatwg.org/#file-slash-state"""
+        c = self.input[pointer : pointer + 1]
+        # 1. c is "/" or "\\" ("\\": invalid-reverse-solidus): file host state.
+        if c in _SLASH_OR_BACKSLASH:
+            if c == "\\" and self.errors is not None:
+                self.errors.append("invalid-reverse-solidus")
+            return FILE_HOST, pointer + 1
+        # 2.1. A file base: its host, and its path's first segment where that is a normalized
+        # Windows drive letter and the rest of input does not start with a Windows drive letter.
+        base = self.base
+        if base is not None and base.scheme == "file":
+            url = self.url
+            url.host = base.host
+            if (
+                not starts_with_windows_drive_letter(self.input[pointer : pointer + 3])
+                and base.path
+                and _is_normalized_windows_drive_letter(base.path[0])
+            ):
+                url.path.append(base.path[0])
+        # 2.2. Path state, reading c again.
+        return PATH, pointer
+
+    def file_host_state(self, pointer: int) -> tuple[State, int]:
+        """https://url.spec.whatwg.org/#file-host-state
+
+        Departs from the loop: step 2's run of code points (the buffer), up to EOF, "/", "\\",
+        "?" or "#", is taken at once."""
+        url, state_override = self.url, self.state_override
+        end = _SEGMENT_END[True, True](self.input, pointer).start()  # (the same delimiters)
+        buffer = self.input[pointer:end]
+        # 1. c is EOF, "/", "\\", "?" or "#", read again by the next state:
+        # 1.1. Without state override, a Windows drive letter:
+        # file-invalid-Windows-drive-letter-host validation error; path state. (buffer is not
+        # reset: the path state uses it.)
+        if state_override is None and _is_windows_drive_letter(buffer):
+            if self.errors is not None:
+                self.errors.append("file-invalid-Windows-drive-letter-host")
+            self.buffer = buffer
+            return PATH, end
+        if not buffer:
+            # 1.2. An empty buffer: the empty host.
+            url.host = EmptyHost("")
+        else:
+            # 1.3. Host parsing buffer (url is special); "localhost" is the empty host.
+            host = parse_host(buffer, False, errors=self.errors)
+            url.host = EmptyHost("") if host == "localhost" else host
+        # With state override, return; else path start state.
+        if state_override is not None:
+            return _RETURN, end
+        return PATH_START, end
+
+    def path_start_state(self, pointer: int) -> tuple[State, int]:
+        """https://url.spec.whatwg.org/#path-start-state"""
+        url = self.url
+        c = self.input[pointer : pointer + 1]
+        # 1. url is special ("\\": invalid-reverse-solidus): path state, past a "/" or "\\".
+        if url.scheme in SPECIAL_SCHEMES:
+            if c == "\\" and self.errors is not None:
+                self.errors.append("invalid-reverse-solidus")
+            return PATH, (pointer + 1 if c in _SLASH_OR_BACKSLASH else pointer)
+        # 2./3. Without state override, "?": query state; "#": fragment state.
+        if self.state_override is None and c in _QUERY_OR_FRAGMENT:
+            return _QUERY_OR_FRAGMENT[c], pointer + 1
+        # 4. c is not EOF: path state, past a "/".
+        if c:
+            return PATH, (pointer + 1 if c == "/" else pointer)
+        # 5. With state override and a null host, the path is one empty segment.
+        if self.state_override is not None and url.host is None:
+            url.path.append("")
+        return _RETURN_URL, pointer
+
+    def path_state(self, pointer: int) -> tuple[State, int]:
+        """https://url.spec.whatwg.org/#path-state, one segment per run.
+
+        Departs from the loop: step 2's code points, up to the segment's end, are taken at once
+        (their invalid-URL-unit errors counted at once); then step 1 runs at the segment's end."""
+        input, url = self.input, self.url
+        special = url.scheme in SPECIAL_SCHEMES
+        # Step 1's c: "/", "\\" for a special URL, "?" and "#" without state override, or EOF.
+        m = _SEGMENT_END[special, self.state_override is None](input, pointer)
+        end = m.start()
+        c = m.group()
+        # 2. Each code point before c: invalid-URL-unit where it is not a URL code point (or a
+        # "%" not before two hex digits); UTF-8 percent-encoded with the path set into buffer.
+        run = input[pointer:end]
+        if run:
+            if self.errors is not None:
+                _invalid_url_units(run, input, pointer, self.errors)
+            self.buffer += _utf8_percent_encode(run, PATH_PERCENT_ENCODE_SET, False)
+        buffer = self.buffer
+        slash = c in _SEGMENT_SLASHES[special]
+        # 1.1. A special URL's "\\": invalid-reverse-solidus validation error.
+        if special and c == "\\" and self.errors is not None:
+            self.errors.append("invalid-reverse-solidus")
+        dots = _DOT_SEGMENTS.get(buffer)  # 1: a single-dot segment, 2: a double-dot one
+        if dots is None:
+            # 1.4.1. A file URL's Windows drive letter, first in its path, gets a ":".
+            if not url.path and url.scheme == "file" and _is_windows_drive_letter(buffer):
+                buffer = buffer[0] + ":"
+            # 1.4.2. Append buffer to url's path.
+            url.path.append(buffer)
+        else:
+            # 1.2.1. A double-dot segment shortens the path.
+            if dots == 2:
+                shorten_path(url)
+            # 1.2.2./1.3. Either, not ended by a slash, appends the empty string.
+            if not slash:
+                url.path.append("")
+        # 1.5. Set buffer to the empty string.
+        self.buffer = ""
+        if slash:
+            return PATH, end + 1
+        # 1.6./1.7. "?": query state; "#": fragment state.
+        if c:
+            return _QUERY_OR_FRAGMENT[c], end + 1
+        return _RETURN_URL, end
+
+    def path_state_whole_path(self, pointer: int) -> tuple[State, int]:
+        """https://url.spec.whatwg.org/#path-state, for a parse nobody listens to, without
+        state override: every segment up to the query or fragment in one run.
+
+        Departs from the loop: the path is its segments, split on "/" (and "\\" for a special
+        URL), each percent-encoded with the path set, as the path state takes them one by one.
+        ("/" and "\\" are not in the set, so encoding the whole run is encoding each segment; a
+        dot segment stays one.) Each segment is appended, but a double-dot segment shortens the
+        path instead, and a single-dot one is dropped; either, last (ended by "?", "#" or EOF,
+        not a slash), appends "". A file URL's Windows drive letter, appended to an empty path,
+        gets a ":". Nobody listens, so there is nothing to report."""
+        input, url = self.input, self.url
+        m = _path_end(input, pointer)
+        end = m.start()
+        run = input[pointer:end]
+        if "\\" in run and url.scheme in SPECIAL_SCHEMES:
+            run = run.replace("\\", "/")
+        segments = _utf8_percent_encode(run, PATH_PERCENT_ENCODE_SET, False).split("/")
+        if self.buffer:  # a Windows drive letter, left by the file host state
+            segments[0] = self.buffer + segments[0]
+            self.buffer = ""
+        path = url.path
+        # (A dot segment needs a "." or a "%".)
+        if ("." not in run and "%" not in run) or _DOT_SEGMENTS.keys().isdisjoint(segments):
+            if not path and url.scheme == "file" and _is_windows_drive_letter(segments[0]):
+                segments[0] = segments[0][0] + ":"
+            path.extend(segments)
+        else:
+            for segment in segments:
+                dots = _DOT_SEGMENTS.get(segment)
+                if dots is None:
+                    if not path and url.scheme == "file" and _is_windows_drive_letter(segment):
+                        segment = segment[0] + ":"
+                    path.append(segment)
+                elif dots == 2:
+                    shorten_path(url)
+            if dots is not None:
+                path.append("")
+        c = m.group()
+        if c:  # "?" or "#": the query or fragment state
+            return _QUERY_OR_FRAGMENT[c], end + 1
+        return _RETURN_URL, end
+
+    def opaque_path_state(self, pointer: int) -> tuple[State, int]:
+        """https://url.spec.whatwg.org/#cannot-be-a-base-url-path-state
+
+        Departs from the loop: the code points up to "?", "#" or EOF (steps 3 and 4) are taken
+        at once."""
+        input, url = self.input, self.url
+        m = _path_end(input, pointer)
+        end = m.start()
+        c = m.group()
+        run = input[pointer:end]
+        if run:
+            # 3.1./4.1./4.2. invalid-URL-unit validation errors (a space is not a URL code point).
+            if self.errors is not None:
+                _invalid_url_units(run, input, pointer, self.errors)
+            # 4.3. Each UTF-8 percent-encoded with the C0 control set, appended to url's path.
+            encoded = _utf8_percent_encode(run, C0_CONTROL_PERCENT_ENCODE_SET, False)
+            # 3.2. A U+0020 SPACE followed by "?" or "#" is appended as "%20".
+            if c and encoded[-1] == " ":
+                encoded = encoded[:-1] + "%20"
+            url.path += encoded
+        # 1./2. "?": query state; "#": fragment state.
+        if c:
+            return _QUERY_OR_FRAGMENT[c], end + 1
+        return _RETURN_URL, end
+
+    def query_state(self, pointer: int) -> tuple[State, int]:
+        """https://url.spec.whatwg.org/#query-state
+
+        Departs from the loop: the buffer, the rest of input up to a "#" (with state override,
+        all of it), is taken at once. Every way into this state sets url's query to "" first
+        (here, or in the API's search setter), so the query is set to what would be appended."""
+        input, url = self.input, self.url
+        query_set = _QUERY_SETS[url.scheme in SPECIAL_SCHEMES]
+        encoding = self.encoding
+        if (encoding is None) & (self.state_override is None) & (self.errors is None):  # (usual)
+            run, hash_sign, _ = input[pointer:].partition("#")
+            url.query = _utf8_percent_encode(run, query_set, False)
+        else:
+            # 1. A URL not special, or ws or wss: UTF-8.
+            if encoding is not None and (
+                url.scheme not in SPECIAL_SCHEMES or url.scheme == "ws" or url.scheme == "wss"
+            ):
+                encoding = None
+            # 2. The buffer ends at "#" without state override, or at EOF.
+            if self.state_override is None:
+                run, hash_sign, _ = input[pointer:].partition("#")
+            else:
+                run, hash_sign = input[pointer:], ""
+            # 3.1./3.2. invalid-URL-unit validation errors.
+            if self.errors is not None:
+                _invalid_url_units(run, input, pointer, self.errors)
+            # 2.1./2.2. Percent-encode after encoding, with the query set by special.
+            if encoding is None:
+                url.query = _utf8_percent_encode(run, query_set, False)
+            else:
+                url.query = _percent_encode_legacy(encoding, run, query_set, False)
+        # 2.4. c is "#": the fragment state.
+        if hash_sign:
+            return FRAGMENT, pointer + len(run) + 1
+        return _RETURN_URL, len(input)
+
+    def fragment_state(self, pointer: int) -> tuple[State, int]:
+        """https://url.spec.whatwg.org/#fragment-state
+
+        Departs from the loop: the rest of input is taken at once. (As with the query: the
+        fragment is set, where "" would be appended to.)"""
+        input = self.input
+        run = input[pointer:]
+        # 1.1./1.2. invalid-URL-unit validation errors.
+        if self.errors is not None:
+            _invalid_url_units(run, input, pointer, self.errors)
+        # 1.3. Each UTF-8 percent-encoded with the fragment set.
+        self.url.fragment = _utf8_percent_encode(run, FRAGMENT_PERCENT_ENCODE_SET, False)
+        return _RETURN_URL, len(input)
+
+
+# Each state's method. (The scheme state runs within the scheme start state's method, and the
+# hostname state is the host state's.)
+_STATE_FUNCTIONS = {
+    SCHEME_START: _BasicURLParser.scheme_start_state,
+    NO_SCHEME: _BasicURLParser.no_scheme_state,
+    SPECIAL_RELATIVE_OR_AUTHORITY: _BasicURLParser.special_relative_or_authority_state,
+    PATH_OR_AUTHORITY: _BasicURLParser.path_or_authority_state,
+    RELATIVE: _BasicURLParser.relative_state,
+    RELATIVE_SLASH: _BasicURLParser.relative_slash_state,
+    SPECIAL_AUTHORITY_SLASHES: _BasicURLParser.special_authority_slashes_state,
+    SPECIAL_AUTHORITY_IGNORE_SLASHES: _BasicURLParser.special_authority_ignore_slashes_state,
+    AUTHORITY: _BasicURLParser.authority_state,
+    HOST: _BasicURLParser.host_state,
+    HOSTNAME: _BasicURLParser.host_state,
+    PORT: _BasicURLParser.port_state,
+    FILE: _BasicURLParser.file_state,
+    FILE_SLASH: _BasicURLParser.file_slash_state,
+    FILE_HOST: _BasicURLParser.file_host_state,
+    PATH_START: _BasicURLParser.path_start_state,
+    PATH: _BasicURLParser.path_state,
+    OPAQUE_PATH: _BasicURLParser.opaque_path_state,
+    QUERY: _BasicURLParser.query_state,
+    FRAGMENT: _BasicURLParser.fragment_state,
+}
+# For a parse nobody listens to, without state override: the path state takes the whole path.
+_STATE_FUNCTIONS_WHOLE_PATH = {**_STATE_FUNCTIONS, PATH: _BasicURLParser.path_state_whole_path}
+
+
 def basic_url_parse_state_machine(
     input: str,
     base: URLRecord | None = None,
@@ -498,544 +1198,86 @@ def basic_url_parse_state_machine(
 ) -> URLRecord | None:
     """https://url.spec.whatwg.org/#concept-basic-url-parser, step by step (no fast path).
 
-    The Standard's loop runs a state per code point. Here, a state that treats a run of code
-    points alike takes the run at once, and the states run where they can occur:
-    - first, the scheme start and scheme states (one match), then the states that only run at
-      the start of a parse, each at most once, in an order in which each goes to later ones: no
-      scheme, special relative or authority, relative, relative slash, special authority ignore
-      slashes, file, file slash (the special authority slashes and path or authority states run
-      within the scheme state's step);
-    - then the loop, for the authority and host states (one match), port, path, opaque path and
-      file host; the path start state runs in the same turn of the loop as the state that sets
-      it (each of which decreases pointer, so that c is the same code point);
-    - last, the query and fragment states, which take the rest of the input (the query up to a
-      "#"), after the loop.
-    ``state_override`` is one of the states the API's setters give (OVERRIDE_STATES).
+    Steps 1 to 8 here; step 9, the state machine, is _BasicURLParser's, a method per state,
+    dispatched by _STATE_FUNCTIONS. ``state_override`` is one of the states the API's setters
+    give (OVERRIDE_STATES).
     """
+    # The input is a scalar value string (the API's USVString) before any step: a lone surrogate
+    # is U+FFFD first, so that removing a tab or newline (step 3) cannot join a high and a low
+    # surrogate into a pair.
+    if input.__class__ is str and not input.isascii():
+        input = to_scalar_value_string(input)
     # (The usual parse, of a string by the API, is told apart with one test, its conditions
     # combined without branching: a fuzzer's instrumentation counts every branch taken.)
     if (url is None) & (state_override is None) & (encoding is _UTF_8) & (input.__class__ is str):
+        # 1. url is a new URL. 1.2.-3. (only if one search finds something to do.)
         url = URLRecord()
+        if _strip_or_remove(input) is not None:
+            input = _strip_and_remove(input, True, errors)
+        # 4. state: the scheme start state. 5. encoding: UTF-8.
         state = SCHEME_START
-        legacy = None
-        shortcut = errors is None
-        # Steps 1 to 3 below, only if one search finds something for them to do.
-        strip = True
-        clean = _strip_or_remove(input) is not None
+        encoding = None
     else:
-        if not isinstance(input, str):
-            raise TypeError(f"basic_url_parse() takes str, not {type(input).__name__}")
-        if state_override is not None and not isinstance(state_override, State):
-            try:
-                state_override = STATES[state_override]
-            except (KeyError, TypeError):
-                raise TypeError(f"unknown state override: {state_override!r}") from None
-        if state_override is not None and state_override not in OVERRIDE_STATES:
-            raise TypeError(f"state override {state_override.name!r}: not one the URL setters give")
+        state_override = _checked_state_override(input, state_override)
+        # 1. If url is not given: a new URL, and input stripped. 2./3. Tabs and newlines removed.
         strip = url is None
         if strip:
             url = URLRecord()
-        clean = strip or _tab_or_newline(input) is not None
+        if strip or _tab_or_newline(input) is not None:
+            input = _strip_and_remove(input, strip, errors)
         # 4. Let state be state override if given, or scheme start state otherwise.
         state = SCHEME_START if state_override is None else state_override
-        # 5. Set encoding to the result of getting an output encoding from encoding. (legacy:
-        # the output encoding's name where it is not UTF-8, else None.)
-        legacy = None
-        if encoding != "utf-8":
-            from .encoding import get_encoding, get_output_encoding
-
-            legacy = get_output_encoding(get_encoding(encoding))
-            if legacy == "UTF-8":
-                legacy = None
-        # The whole-path shortcut of the path state (below) is for parses nobody listens to,
-        # without state override.
-        shortcut = (state_override is None) & (errors is None)
-    if clean:
-        # 1. If url was not given: strip leading and trailing C0 control or space.
-        if strip:
-            stripped = input.strip(_C0_OR_SPACE)
-            if errors is not None and len(stripped) != len(input):
-                errors.append("invalid-URL-unit")
-            input = stripped
-        # 2./3. Remove all ASCII tab or newline; either step finding something is an
-        # invalid-URL-unit validation error.
-        if _tab_or_newline(input) is not None:
-            if errors is not None:
-                errors.append("invalid-URL-unit")
-            input = input.translate(_TAB_OR_NEWLINE)
+        # 5. Set encoding to the result of getting an output encoding from encoding. (None for
+        # UTF-8, else the output encoding's name.)
+        encoding = None if encoding == "utf-8" else get_output_encoding(get_encoding(encoding))
+        if encoding == "UTF-8":
+            encoding = None
     if not isinstance(base, _URL_RECORD_OR_NONE):
         raise TypeError("basic_url_parse() takes a URLRecord as base")
-    if not input.isascii():
-        input = to_scalar_value_string(input)
-    # 6./7. buffer, atSignSeen, insideBrackets, passwordTokenSeen. (The authority and host
-    # states take their code points at once, so atSignSeen, insideBrackets and passwordTokenSeen
-    # need no variables.)
-    buffer = ""
+    # 6./7. buffer, atSignSeen, insideBrackets, passwordTokenSeen: the parser's.
+    parser = _BasicURLParser(input, base, url, state_override, encoding, errors)
     # 8. Let pointer be a pointer for input.
     pointer = 0
-    n = len(input)
-    if state in _SCHEME_STATES:
-        # https://url.spec.whatwg.org/#scheme-start-state: if c is an ASCII alpha, the scheme
-        # state takes it; https://url.spec.whatwg.org/#scheme-state: the run of ASCII
-        # alphanumeric, "+", "-" and "." that follows; if a ":" follows that run, it ends the
-        # scheme. The run and the ":" are matched at once.
-        m = _SCHEME_THEN_COLON[state](input)
-        if m is not None:
-            buffer = m.group().lower()
-            pointer = m.end()  # the ":"
-            if state_override is not None:
-                url_special = url.scheme in SPECIAL_SCHEMES
-                buffer_special = buffer in SPECIAL_SCHEMES
-                if url_special != buffer_special:
-                    return None
-                if (url.includes_credentials or url.port is not None) and buffer == "file":
-                    return None
-                if url.scheme == "file" and url.host == "":
-                    return None
-                url.scheme = buffer
-                if url.port == SPECIAL_SCHEMES.get(url.scheme):
-                    url.port = None
-                return None
-            url.scheme = buffer
-            buffer = ""
-            pointer += 1  # (past the ":")
-            if url.scheme == "file":
-                if errors is not None and not input.startswith("//", pointer):
-                    errors.append("special-scheme-missing-following-solidus")
-                state = FILE
-            elif url.scheme in SPECIAL_SCHEMES:
-                if base is not None and base.scheme == url.scheme:
-                    state = SPECIAL_RELATIVE_OR_AUTHORITY
-                else:
-                    # https://url.spec.whatwg.org/#special-authority-slashes-state: "//" is
-                    # skipped, or anything else is a special-scheme-missing-following-solidus
-                    # validation error; then https://url.spec.whatwg.org/#special-authority-ignore-slashes-state
-                    # skips every "/" or "\\" more, each such an error, at once.
-                    if input.startswith("//", pointer):
-                        pointer += 2
-                    elif errors is not None:
-                        errors.append("special-scheme-missing-following-solidus")
-                    run = _slash_run(input, pointer).group()
-                    if run:
-                        if errors is not None:
-                            errors.extend(["special-scheme-missing-following-solidus"] * len(run))
-                        pointer += len(run)
-                    state = AUTHORITY
-            elif input.startswith("/", pointer):
-                # https://url.spec.whatwg.org/#path-or-authority-state, at once: a second "/"
-                # starts the authority; else the path starts after the first.
-                if input.startswith("//", pointer):
-                    state = AUTHORITY
-                    pointer += 2
-                else:
-                    state = PATH
-                    pointer += 1
-            else:
-                url.path = ""
-                state = OPAQUE_PATH
-        elif state_override is None:
-            # Scheme start state 2, or scheme state 3: the no scheme state, from the start of input.
-            state = NO_SCHEME
-        elif state is SCHEME_START and input[:1] not in ASCII_ALPHA:
-            raise Failure(None, "scheme must start with an ASCII alpha")
-        else:
-            raise Failure(None, "invalid scheme")
-    elif state is PATH_START:
-        pointer = -1  # (the path start state below steps to c itself)
-    if state in _FIRST_STATES:
-        # The states that only ever run at the start, once each, before the loop, in an order in
-        # which each goes only to later ones (or to the loop's). pointer points to c, the code
-        # point the state reads; each that takes c steps pointer past it.
-        if state is NO_SCHEME:
-            # https://url.spec.whatwg.org/#no-scheme-state
-            c = input[:1]
-            if base is None or (isinstance(base.path, str) and c != "#"):
-                raise _fail(errors, "missing-scheme-non-relative-URL")
-            elif isinstance(base.path, str):  # and c is "#"
-                url.scheme = base.scheme
-                url.path = base.path
-                url.query = base.query
-                url.fragment = ""
-                state = FRAGMENT
-                pointer = 1
-            elif base.scheme != "file":
-                state = RELATIVE
-            else:
-                state = FILE
-        if state is SPECIAL_RELATIVE_OR_AUTHORITY:
-            # https://url.spec.whatwg.org/#special-relative-or-authority-state
-            if input.startswith("//", pointer):
-                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
-                pointer += 2
-            else:
-                if errors is not None:
-                    errors.append("special-scheme-missing-following-solidus")
-                state = RELATIVE
-        if state is RELATIVE:
-            # https://url.spec.whatwg.org/#relative-state
-            c = input[pointer : pointer + 1]
-            url.scheme = base.scheme
-            if c == "/":
-                state = RELATIVE_SLASH
-                pointer += 1
-            elif c == "\\" and url.scheme in SPECIAL_SCHEMES:
-                if errors is not None:
-                    errors.append("invalid-reverse-solidus")
-                state = RELATIVE_SLASH
-                pointer += 1
-            else:
-                url.username, url.password = base.username, base.password
-                url.host, url.port = base.host, base.port
-                url.path = list(base.path)
-                url.query = base.query
-                if c in _QUERY_OR_FRAGMENT:  # the query or fragment state, after the loop
-                    state = _QUERY_OR_FRAGMENT[c]
-                    pointer += 1
-                elif c:
-                    url.query = None
-                    shorten_path(url)
-                    state = PATH
-                else:
-                    return url  # EOF: the URL is the base's, without fragment
-        if state is RELATIVE_SLASH:
-            # https://url.spec.whatwg.org/#relative-slash-state
-            c = input[pointer : pointer + 1]
-            if url.scheme in SPECIAL_SCHEMES and c in _SLASH_OR_BACKSLASH:
-                if c == "\\" and errors is not None:
-                    errors.append("invalid-reverse-solidus")
-                state = SPECIAL_AUTHORITY_IGNORE_SLASHES
-                pointer += 1
-            elif c == "/":
-                state = AUTHORITY
-                pointer += 1
-            else:
-                url.username, url.password = base.username, base.password
-                url.host, url.port = base.host, base.port
-                state = PATH
-        if state is SPECIAL_AUTHORITY_IGNORE_SLASHES:
-            # https://url.spec.whatwg.org/#special-authority-ignore-slashes-state: each "/" or
-            # "\\" is a special-scheme-missing-following-solidus validation error and is skipped
-            # (all of them at once); the first other code point starts the authority.
-            run = _slash_run(input, pointer).group()
-            if run and errors is not None:
-                errors.extend(["special-scheme-missing-following-solidus"] * len(run))
-            state = AUTHORITY
-            pointer += len(run)
-        if state is FILE:
-            # https://url.spec.whatwg.org/#file-state
-            c = input[pointer : pointer + 1]
-            url.scheme = "file"
-            url.host = EmptyHost("")
-            if c in _SLASH_OR_BACKSLASH:
-                if c == "\\" and errors is not None:
-                    errors.append("invalid-reverse-solidus")
-                state = FILE_SLASH
-                pointer += 1
-            elif base is not None and base.scheme == "file":
-                url.host = base.host
-                url.path = list(base.path)
-                url.query = base.query
-                if c in _QUERY_OR_FRAGMENT:  # the query or fragment state, after the loop
-                    state = _QUERY_OR_FRAGMENT[c]
-                    pointer += 1
-                elif c:
-                    url.query = None
-                    if not starts_with_windows_drive_letter(input[pointer : pointer + 3]):
-                        shorten_path(url)
-                    else:
-                        if errors is not None:
-                            errors.append("file-invalid-Windows-drive-letter")
-                        url.path = []
-                    state = PATH
-                else:
-                    return url  # EOF: the base's host, path and query
-            else:
-                state = PATH
-        if state is FILE_SLASH:
-            # https://url.spec.whatwg.org/#file-slash-state
-            c = input[pointer : pointer + 1]
-            if c in _SLASH_OR_BACKSLASH:
-                if c == "\\" and errors is not None:
-                    errors.append("invalid-reverse-solidus")
-                state = FILE_HOST
-                pointer += 1
-            else:
-                if base is not None and base.scheme == "file":
-                    url.host = base.host
-                    if (
-                        not starts_with_windows_drive_letter(input[pointer : pointer + 3])
-                        and base.path
-                        and _is_normalized_windows_drive_letter(base.path[0])
-                    ):
-                        url.path.append(base.path[0])
-                state = PATH
-    # 9. Keep running the state machine; after a run, stop if pointer points to the EOF code
-    # point (n), or else increase pointer by 1 and run again. (A containment test where a
-    # comparison would do: a fuzzer's instrumentation traces comparisons, and this one is never
-    # worth tracing.)
-    # (With state override, the query or fragment state runs after the loop, which is empty.)
-    pointers = range(-1, (n + 1) * (state not in _LAST_STATES))
-    # url's scheme is set now (by the states above, or before a state override) and stays: what
-    # depends on it is looked up once. The end of a path segment: "/", "\\" for a special URL,
-    # "?" and "#" without state override, or EOF; those that end it as a slash.
-    special = url.scheme in SPECIAL_SCHEMES
-    segment_end = _SEGMENT_END[special, state_override is None]
-    slashes = _SEGMENT_SLASHES[special]
-    while pointer in pointers:
-        c = input[pointer : pointer + 1]  # "" is the EOF code point
-        # (The states are tested most frequent first, as a fuzzing corpus visits them.)
-        if state is PATH:
-            if shortcut:
-                shortcut = False  # taken once per parse: the whole path is consumed
-                # Whole-path shortcut: up to the query or fragment, the path is its segments,
-                # split on "/" (and "\\" for a special URL), each percent-encoded with the path
-                # set, as the steps below take them one by one. ("/" and "\\" are not in the set,
-                # so encoding the whole run is encoding each segment; a dot segment stays one.)
-                # Each segment is appended, but a double-dot segment shortens the path instead,
-                # and a single-dot one is dropped; either, last (ended by "?", "#" or EOF, not a
-                # slash), appends "". A file URL's Windows drive letter, appended to an empty
-                # path, gets a ":". Nobody listens, so there is nothing to report.
-                m = _path_end(input, pointer)
-                end = m.start()
-                run = input[pointer:end]
-                if special and "\\" in run:
-                    run = run.replace("\\", "/")
-                segments = _utf8_percent_encode(run, PATH_PERCENT_ENCODE_SET, False).split("/")
-                if buffer:  # a Windows drive letter, left by the file host state
-                    segments[0] = buffer + segments[0]
-                    buffer = ""
-                path = url.path
-                # (A dot segment needs a "." or a "%".)
-                if ("." not in run and "%" not in run) or _DOT_SEGMENTS.keys().isdisjoint(segments):
-                    if not path and url.scheme == "file" and _is_windows_drive_letter(segments[0]):
-                        segments[0] = segments[0][0] + ":"
-                    path.extend(segments)
-                else:
-                    for segment in segments:
-                        dots = _DOT_SEGMENTS.get(segment)
-                        if dots is None:
-                            if not path and url.scheme == "file" and _is_windows_drive_letter(segment):
-                                segment = segment[0] + ":"
-                            path.append(segment)
-                        elif dots == 2:
-                            shorten_path(url)
-                    if dots is not None:
-                        path.append("")
-                c = m.group()
-                if c:  # "?" or "#": the query or fragment state, after the loop
-                    state = _QUERY_OR_FRAGMENT[c]
-                    pointer = end + 1
-                break
-            # The code points up to the segment's end (c: "/", "\\" for a special URL, "?" or
-            # "#" without state override, or "" for EOF) are appended to buffer, each
-            # UTF-8 percent-encoded with the path set.
-            m = segment_end(input, pointer)
-            end = m.start()
-            c = m.group()
-            run = input[pointer:end]
-            if run:
-                if errors is not None:
-                    _invalid_url_units(run, input, pointer, errors)
-                buffer += _utf8_percent_encode(run, PATH_PERCENT_ENCODE_SET, False)
-            pointer = end
-            slash = c in slashes
-            if special and c == "\\" and errors is not None:
-                errors.append("invalid-reverse-solidus")
-            dots = _DOT_SEGMENTS.get(buffer)  # 1: a single-dot segment, 2: a double-dot one
-            if dots is None:
-                if not url.path and url.scheme == "file" and _is_windows_drive_letter(buffer):
-                    buffer = buffer[0] + ":"
-                url.path.append(buffer)
-            else:
-                if dots == 2:
-                    shorten_path(url)
-                if not slash:
-                    url.path.append("")
-            buffer = ""
-            if c and not slash:  # "?" or "#": the query or fragment state, after the loop
-                state = _QUERY_OR_FRAGMENT[c]
-                pointer += 1
-                break
-        elif state in _AUTHORITY_OR_HOST:
-            # https://url.spec.whatwg.org/#authority-state, then at once (no other step between
-            # them) https://url.spec.whatwg.org/#host-state. One match takes the userinfo, if
-            # any (all up to the authority's last "@"; the authority ends at EOF, "/", "?", "#",
-            # or "\\" for a special URL), and the host, up to a ":" outside brackets or the
-            # authority's end (insideBrackets is the match being inside "[...]").
-            if state is AUTHORITY:
-                m = _AUTHORITY_THEN_HOST[special](input, pointer)
-                userinfo = m.group(1)
-                if userinfo is not None:
-                    # Each "@" is an invalid-credentials validation error. For each code point
-                    # before the last: the first ":" starts the password; the rest is UTF-8
-                    # percent-encoded with the userinfo set (which encodes "@" as "%40").
-                    if errors is not None:
-                        errors.extend(["invalid-credentials"] * (userinfo.count("@") + 1))
-                    username, _, password = userinfo.partition(":")
-                    url.username += _utf8_percent_encode(username, USERINFO_PERCENT_ENCODE_SET, False)
-                    url.password += _utf8_percent_encode(password, USERINFO_PERCENT_ENCODE_SET, False)
-                    # If atSignSeen is true and buffer is the empty string, host-missing
-                    # validation error, return failure. (And an empty host before a ":" is the
-                    # host state's host-missing.)
-                    if not m.group(2):
-                        raise _fail(errors, "host-missing")
-            elif url.scheme == "file":
-                # Host state 1: with state override, a file URL's host is the file host state's.
-                # (pointer decreased by 1, and increased by the loop: the same code point.)
-                state = FILE_HOST
-                continue
-            else:
-                m = _HOST[special](input, pointer)
-            buffer = m.group(2)
-            end = m.end()
-            c = input[end : end + 1]
-            if c == ":":
-                if not buffer:
-                    raise _fail(errors, "host-missing")
-                if state_override is HOSTNAME:
-                    raise Failure(None, "hostname setter: a port is not allowed")
-                url.host = parse_host(buffer, not special, errors=errors)
-                state = PORT
-                pointer = end
-            else:
-                if not buffer:
-                    if special:
-                        raise _fail(errors, "host-missing")
-                    if state_override is not None and (url.includes_credentials or url.port is not None):
-                        raise Failure(None, "host setter: cannot remove a host with credentials or port")
-                    url.host = EmptyHost("")
-                else:
-                    url.host = parse_host(buffer, not special, errors=errors)
-                if state_override is not None:
-                    return None
-                state = PATH_START
-                pointer = end - 1
-            buffer = ""
-        elif state is PORT:
-            start = pointer
-            pointer = _digits_end(input, pointer).end()
-            c = input[pointer : pointer + 1]
-            buffer = input[start:pointer]
-            if (
-                c in _PATH_START_DELIMITERS
-                or (c == "\\" and special)
-                or state_override is not None
-            ):
-                if buffer:
-                    digits = buffer.lstrip("0")
-                    port = int(digits or "0") if len(digits) <= 5 else 1 << 16
-                    if port > 0xFFFF:
-                        raise _fail(errors, "port-out-of-range")
-                    url.port = None if port == SPECIAL_SCHEMES.get(url.scheme) else port
-                    buffer = ""
-                    if state_override is not None:
-                        return None
-                if state_override is not None:
-                    raise Failure(None, "port setter: not a port")
-                state = PATH_START
-                pointer -= 1
-            else:
-                raise _fail(errors, "port-invalid")
-        elif state is OPAQUE_PATH:
-            m = _path_end(input, pointer)
-            end = m.start()
-            c = m.group()
-            run = input[pointer:end]
-            if run:
-                if errors is not None:
-                    _invalid_url_units(run, input, pointer, errors)
-                encoded = _utf8_percent_encode(run, C0_CONTROL_PERCENT_ENCODE_SET, False)
-                # A U+0020 SPACE followed by ? or # is appended as "%20".
-                if c and encoded[-1] == " ":
-                    encoded = encoded[:-1] + "%20"
-                url.path += encoded
-            if c:  # "?" or "#": the query or fragment state, after the loop
-                state = _QUERY_OR_FRAGMENT[c]
-                pointer = end + 1
-            break
-        elif state is FILE_HOST:
-            start = pointer
-            pointer = _SEGMENT_END[True, True](input, pointer).start()  # (the same delimiters)
-            buffer = input[start:pointer]
-            pointer -= 1
-            if state_override is None and _is_windows_drive_letter(buffer):
-                if errors is not None:
-                    errors.append("file-invalid-Windows-drive-letter-host")
-                # The buffer is not reset: the path state uses it.
-                state = PATH
-            elif not buffer:
-                url.host = EmptyHost("")
-                if state_override is not None:
-                    return None
-                state = PATH_START
-            else:
-                host = parse_host(buffer, False, errors=errors)
-                if host == "localhost":
-                    host = EmptyHost("")
-                url.host = host
-                if state_override is not None:
-                    return None
-                buffer = ""
-                state = PATH_START
-        if state is PATH_START:
-            # https://url.spec.whatwg.org/#path-start-state, in the turn of the state that set
-            # it: the loop's step to the next code point, taken here.
-            pointer += 1
-            c = input[pointer : pointer + 1]
-            if special:
-                if c == "\\" and errors is not None:
-                    errors.append("invalid-reverse-solidus")
-                state = PATH
-                if c not in _SLASH_OR_BACKSLASH:
-                    pointer -= 1
-            elif state_override is None and c in _QUERY_OR_FRAGMENT:
-                state = _QUERY_OR_FRAGMENT[c]  # the query or fragment state, after the loop
-                pointer += 1
-                break
-            elif c:
-                state = PATH
-                if c != "/":
-                    pointer -= 1
-            elif state_override is not None and url.host is None:
-                url.path.append("")
-        pointer += 1
-    if state is QUERY:
-        # https://url.spec.whatwg.org/#query-state: the rest of input, up to a "#" without state
-        # override, UTF-8 (or legacy-encoding) percent-encoded with the query set by scheme.
-        # (Every way into this state sets url's query to "" first, here or in the API's search
-        # setter, so the query is set here where it would be appended to.)
-        query_set = _QUERY_SETS[url.scheme in SPECIAL_SCHEMES]
-        if (legacy is None) & (state_override is None) & (errors is None):  # (the usual case)
-            run, hash_sign, _ = input[pointer:].partition("#")
-            url.query = _utf8_percent_encode(run, query_set, False)
-        else:
-            if legacy is not None and (
-                url.scheme not in SPECIAL_SCHEMES or url.scheme == "ws" or url.scheme == "wss"
-            ):
-                legacy = None
-            if state_override is None:
-                run, hash_sign, _ = input[pointer:].partition("#")
-            else:
-                run, hash_sign = input[pointer:], ""
-            if errors is not None:
-                _invalid_url_units(run, input, pointer, errors)
-            if legacy is None:
-                url.query = _utf8_percent_encode(run, query_set, False)
-            else:
-                from .percent_encoding import _percent_encode_legacy
+    # 9. Keep running the state machine: each state's method returns the next state and the
+    # index of its c, until one returns. (A containment test where a comparison would do: a
+    # fuzzer's instrumentation traces comparisons, and this one is never worth tracing.)
+    nobody_listens = (errors is None) & (state_override is None)
+    functions = _STATE_FUNCTIONS_WHOLE_PATH if nobody_listens else _STATE_FUNCTIONS
+    while state not in _RETURNS:
+        state, pointer = functions[state](parser, pointer)
+    # 10. Return url (with state override, a state may have returned nothing instead).
+    return url if state is _RETURN_URL else None
 
-                url.query = _percent_encode_legacy(legacy, run, query_set, False)
-        if hash_sign:
-            state = FRAGMENT
-            pointer += len(run) + 1
-    if state is FRAGMENT:
-        # https://url.spec.whatwg.org/#fragment-state: the rest of input, percent-encoded with
-        # the fragment set. (As with the query: set, where "" would be appended to.)
-        run = input[pointer:]
+
+def _checked_state_override(input: object, state_override: str | State | None) -> State | None:
+    """The state override as a State (a state's name is taken too); TypeError for a non-string
+    input, or a state override that is no setter's."""
+    if not isinstance(input, str):
+        raise TypeError(f"basic_url_parse() takes str, not {type(input).__name__}")
+    if state_override is not None and not isinstance(state_override, State):
+        try:
+            state_override = STATES[state_override]
+        except (KeyError, TypeError):
+            raise TypeError(f"unknown state override: {state_override!r}") from None
+    if state_override is not None and state_override not in OVERRIDE_STATES:
+        raise TypeError(f"state override {state_override.name!r}: not one the URL setters give")
+    return state_override
+
+
+def _strip_and_remove(input: str, strip: bool, errors: list[str] | None) -> str:
+    """https://url.spec.whatwg.org/#concept-basic-url-parser, steps 1.2 and 1.3 (with ``strip``:
+    leading and trailing C0 control or space removed) and 2 and 3 (ASCII tab or newline
+    removed), each step that finds something an invalid-URL-unit validation error."""
+    if strip:
+        stripped = input.strip(_C0_OR_SPACE)
+        if errors is not None and len(stripped) != len(input):
+            errors.append("invalid-URL-unit")
+        input = stripped
+    if _tab_or_newline(input) is not None:
         if errors is not None:
-            _invalid_url_units(run, input, pointer, errors)
-        url.fragment = _utf8_percent_encode(run, FRAGMENT_PERCENT_ENCODE_SET, False)
-    return url
+            errors.append("invalid-URL-unit")
+        input = input.translate(_TAB_OR_NEWLINE)
+    return input
 
 
 def url_parse(input: str, base: URLRecord | None = None, *, encoding: str = _UTF_8,
@@ -1044,8 +1286,14 @@ def url_parse(input: str, base: URLRecord | None = None, *, encoding: str = _UTF
     return basic_url_parse(input, base, encoding=encoding, errors=errors)
 
 
+def _not_a_record(function: str, url: object) -> TypeError:
+    return TypeError(f"{function}() takes a URL record, not {type(url).__name__}")
+
+
 def serialize_path(url: URLRecord) -> str:
     """https://url.spec.whatwg.org/#url-path-serializer"""
+    if url.__class__ is not URLRecord:
+        raise _not_a_record("serialize_path", url)
     path = url.path
     if path.__class__ is str:
         return path
@@ -1055,8 +1303,11 @@ def serialize_path(url: URLRecord) -> str:
 
 def serialize_url(url: URLRecord, exclude_fragment: bool = False) -> str:
     """https://url.spec.whatwg.org/#concept-url-serializer"""
-    host = url.host
-    path = url.path
+    try:
+        host = url.host
+        path = url.path
+    except AttributeError:  # checked only when it fails: this runs for every URL the API makes
+        raise _not_a_record("serialize_url", url) from None
     output = url.scheme + ":"
     if host is not None:
         output += "//"
@@ -1110,6 +1361,8 @@ class Origin(tuple):
 
 def url_origin(url: URLRecord) -> Origin | OpaqueOrigin:
     """https://url.spec.whatwg.org/#concept-url-origin (no blob URL store here)"""
+    if url.__class__ is not URLRecord:
+        raise _not_a_record("url_origin", url)
     scheme = url.scheme
     if scheme == "blob":
         try:
@@ -1128,6 +1381,8 @@ def serialize_origin(origin: Origin | OpaqueOrigin) -> str:
     """https://html.spec.whatwg.org/multipage/browsers.html#ascii-serialisation-of-an-origin"""
     if isinstance(origin, OpaqueOrigin):
         return "null"
+    if not isinstance(origin, Origin):
+        raise TypeError(f"serialize_origin() takes an origin, not {type(origin).__name__}")
     scheme, host, port, _ = origin
     result = scheme + "://" + serialize_host(host)
     if port is not None:

@@ -5,7 +5,13 @@ https://url.spec.whatwg.org/#application/x-www-form-urlencoded
 
 from __future__ import annotations
 
-from .percent_encoding import FORM_URLENCODED_PERCENT_ENCODE_SET, percent_decode, percent_encode_after_encoding
+from .encoding import get_encoding, get_output_encoding
+from .infra import to_scalar_value_string
+from .percent_encoding import (
+    FORM_URLENCODED_PERCENT_ENCODE_SET,
+    percent_decode,
+    percent_encode_after_encoding,
+)
 
 __all__ = ["form_urlencoded_parse", "form_urlencoded_serialize", "form_urlencoded_string_parse"]
 
@@ -35,8 +41,6 @@ def form_urlencoded_parse(data: bytes) -> list[tuple[str, str]]:
 
 def form_urlencoded_string_parse(s: str) -> list[tuple[str, str]]:
     """https://url.spec.whatwg.org/#concept-urlencoded-string-parser"""
-    from .infra import to_scalar_value_string
-
     return form_urlencoded_parse(to_scalar_value_string(s).encode("utf-8"))
 
 
@@ -45,7 +49,6 @@ def form_urlencoded_serialize(pairs, encoding: str = "utf-8") -> str:
 
     ``encoding`` is an encoding label; as the Standard says, its output encoding is used.
     """
-    from .encoding import get_encoding, get_output_encoding
 
     name = get_output_encoding(get_encoding(encoding))
     output = []

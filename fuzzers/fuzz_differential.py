@@ -2,13 +2,20 @@
 """Fuzz target ``differential``: the engine against every WHATWG oracle.
 
 Invariant: on any input (with or without a base), the engine and each parser that claims the URL
-Standard (ada_url, upa_url, pywhatwgurl; Node's URL and whatwg-url when node runs) give the same
-answer: both failure, or the same scheme, username, password, host, port, path, query, fragment
-and href. Known, documented deviations of a peer (urlwb.classify.KNOWN_DEVIATIONS) do not count.
+Standard (ada_url, upa_url, pywhatwgurl, and the user's own ``py:`` oracles) give the same answer:
+both failure, or the same scheme, username, password, host, port, path, query, fragment and href.
+Known, documented deviations of a peer (urlwb.classify.deviations) do not count.
+
+Per execution only the oracles in this process are asked (a round trip to another process per
+input would cost most of the throughput); those outside it (Node's URL, whatwg-url, browsers, the
+user's programs) get this target's corpus in batches in the campaign's differential round
+(``urlwb.diff.campaign_round``). ``check`` (the replay) also asks the ones outside the process
+that a regress entry of this target names as its ``parser``: a finding filed against Node replays
+against Node.
 
 Under atheris a disagreement does not stop the campaign: it is minimized (characters removed while
 the same class and pair persist) and filed by urlwb.corpus_store with signature
-``<class>:engine~<parser>``; ``check`` (the replay) raises AssertionError on it. Non-WHATWG parsers
+``<class>[/<cause>]:engine~<parser>``; ``check`` (the replay) raises AssertionError on it. Non-WHATWG parsers
 join with ``--parsers=LIST`` (e.g. ``--parsers=whatwg,urllib,yarl``); their differences are
 findings about them, not engine bugs, so they go to ``.urlwb/differential/other.jsonl``, not to
 the regression corpus.
@@ -28,11 +35,18 @@ with atheris.instrument_imports(include=["engine"], exclude=["engine.punycode"])
         if __name__ == "__main__" else contextlib.nullcontext():
     import engine  # noqa: F401  (instrumented for coverage; the oracle adapter calls it)
 
-from urlwb import classify, corpus_store, oracles
-from urlwb.diff import decode_case, encode_case
+from urlwb import classify, corpus_store, oracles, signatures as signing
+from urlwb.differential import decode_case, encode_case
+from urlwb.shrink import first_index, shrink
 
-#: Every WHATWG oracle (the replay too: a finding filed against Node replays against Node).
-PARSERS = [p for p in oracles.WHATWG if p != "engine"]
+try:  # the user's own oracles of [tool.urlwb.oracles] (urlwb.toml or pyproject.toml here)
+    oracles.configure(config=True)
+except oracles.manifests.ManifestError as exc:
+    print(f"fuzz_differential: {exc}", file=sys.stderr)
+    sys.exit(2)
+#: Every WHATWG oracle in this process, and the user's ``py:`` oracles.
+PARSERS = [n for n, e in oracles.REGISTRY.items() if n != "engine" and e.in_process and
+           (e.family == "whatwg" or (e.spec is not None and e.spec.source != "manifest"))]
 _state: dict = {}
 
 
@@ -47,10 +61,50 @@ def _oracles():
     return _state["loaded"]
 
 
-def disagreements(input: str, base: str | None) -> list[tuple[str, str, str]]:
-    """(signature, peer, detail) for each oracle that differs from the engine, known deviations
-    left out."""
-    loaded = _oracles()
+def _filed_parser(data: bytes) -> str | None:
+    """The parser the regress entry holding ``data`` was filed against, if it is one."""
+    if "filed" not in _state:
+        _state["filed"] = {e.path.name: e.sidecar.get("parser")
+                           for e in corpus_store.iter_regress("differential") if e.sidecar}
+    return _state["filed"].get(corpus_store.sha1(data))
+
+
+def _oracle_apart(name: str):
+    """An oracle outside the process, started once (None, with its reason kept, if it cannot)."""
+    started = _state.setdefault("apart", {})
+    if name not in started:
+        loaded, skipped = oracles.load([name])
+        started[name] = (loaded.get(name), skipped.get(name))
+    return started[name]
+
+
+def cannot_replay(data: bytes) -> str | None:
+    """Why ``data`` cannot be judged here: its entry was filed against an oracle outside the
+    process that this machine does not run (``make oracles`` builds it); None when it can."""
+    name = _filed_parser(data)
+    if name is None or name in _oracles() or name not in oracles.REGISTRY:
+        return None
+    oracle, why = _oracle_apart(name)
+    return None if oracle is not None else f"{name} is not available: {why}"
+
+
+def _replay_oracles(data: bytes):
+    """The fuzzing oracles, and the one outside the process that this input's regress entry was
+    filed against (an entry about Go's net/url is judged against Go's net/url, not every input
+    against every parser)."""
+    loaded = dict(_oracles())
+    name = _filed_parser(data)
+    if name is not None and name not in loaded and name in oracles.REGISTRY:
+        oracle, _ = _oracle_apart(name)
+        if oracle is not None:
+            loaded[name] = oracle
+    return loaded
+
+
+def disagreements(input: str, base: str | None, loaded=None) -> list[tuple[str, str, str]]:
+    """(signature, peer, detail) for each oracle of ``loaded`` (the fuzzing ones by default) that
+    differs from the engine, known deviations left out."""
+    loaded = loaded or _oracles()
     input, base = oracles.to_usv(input), None if base is None else oracles.to_usv(base)
     mine = loaded["engine"].parse(input, base)
     out = []
@@ -58,14 +112,16 @@ def disagreements(input: str, base: str | None) -> list[tuple[str, str, str]]:
         if name == "engine" or (base is not None and not oracle.supports_base):
             continue
         theirs = oracle.parse_many([(input, base)])[0]
+        if theirs is None:  # not applicable (an input longer than the oracle takes)
+            continue
         is_lenient = oracles.family(name) != "whatwg"
         verdict = classify.classify(input, mine, theirs, is_lenient)
         if verdict is None or classify.known_deviation(name, mine, theirs, input, base):
             continue
         detail = (f"{classify.TITLES[verdict.cls]}: input {input!r} base {base!r}: engine "
                   f"{_answer(mine)} / {name} {_answer(theirs)}")
-        out.append((f"{verdict.cls}:engine~{name}", name, detail))
-    return out
+        out.append((signing.of_differential(verdict.cls, verdict.cause, name), name, detail))
+    return sorted(out, key=lambda found: classify.RANK[found[0].split(":")[0].split("/")[0]])
 
 
 def _answer(r) -> str:
@@ -74,30 +130,24 @@ def _answer(r) -> str:
 
 def check(data: bytes) -> None:
     input, base = decode_case(data)
-    found = disagreements(input, base)
+    found = disagreements(input, base, _replay_oracles(data))
     if found:
         raise AssertionError("; ".join(detail for _, _, detail in found))
 
 
+def signatures(data: bytes) -> list[tuple[str, str, str]]:
+    """The findings ``data`` shows now, as this target files them (urlwb.signatures)."""
+    input, base = decode_case(data)
+    return [("invariant", sig, detail) for sig, _, detail in disagreements(input, base, _replay_oracles(data))]
+
+
 def minimize(input: str, base: str | None, signature: str, budget: int = 400) -> str:
-    """The shortest input found by removing chunks (halves down to single characters) while the
-    disagreement with the same signature persists."""
+    """The shortest input the workbench's shrinker (urlwb.shrink) finds within ``budget``
+    candidates while the disagreement with the same signature persists."""
     def same(s: str) -> bool:
         return any(sig == signature for sig, _, _ in disagreements(s, base))
 
-    chunk = max(1, len(input) // 2)
-    while chunk >= 1 and budget > 0:
-        i, changed = 0, False
-        while i < len(input) and budget > 0:
-            candidate = input[:i] + input[i + chunk:]
-            budget -= 1
-            if same(candidate):
-                input, changed = candidate, True
-            else:
-                i += chunk
-        if not changed:
-            chunk //= 2
-    return input
+    return shrink(input, lambda batch: first_index(batch, same), budget=budget)
 
 
 def TestOneInput(data: bytes) -> None:
@@ -106,9 +156,9 @@ def TestOneInput(data: bytes) -> None:
         if oracles.family(peer) != "whatwg":
             _log_other(signature, input, base, detail)
             continue
-        if signature in _state.setdefault("filed", set()):
+        if signature in _state.setdefault("reported", set()):
             continue
-        _state["filed"].add(signature)
+        _state["reported"].add(signature)
         small = minimize(input, base, signature)
         path = corpus_store.record_finding(
             "differential", encode_case(small, base), signature, "invariant", detail,

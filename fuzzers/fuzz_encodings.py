@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fuzz target ``encodings``: percent-encode after encoding, for every legacy encoding and set.
 
-Invariant (properties/invariants.py, check_percent_encode_after_encoding): for any string,
+Invariant (properties/invariants/, check_percent_encode_after_encoding): for any string,
 encoding and percent-encode set the Standard allows together (UTF-8 with any set, a legacy
 encoding with special-query or form), ``percent_encode_after_encoding`` returns only ASCII with
 no member of the set unencoded; with UTF-8 it equals ``utf8_percent_encode``; ASCII input (but

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fuzz target ``host``: the host parser, special (domain, IPv4, IPv6) and opaque.
 
-Invariant (properties/invariants.py, check_host_idempotence), one of its parts per input:
+Invariant (properties/invariants/, check_host_idempotence), one of its parts per input:
 "reparse" (for a string the host parser accepts, serializing the host, reparsing and
 reserializing gives the same string and an equal host), "errors" (listening for validation
 errors changes nothing, and a failure names the error recorded last); only engine.Failure ever

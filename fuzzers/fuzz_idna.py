@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fuzz target ``idna``: domain to ASCII and domain to Unicode.
 
-Invariant (properties/invariants.py, check_domain_roundtrip): for every ``a`` that
+Invariant (properties/invariants/, check_domain_roundtrip): for every ``a`` that
 ``domain_to_ascii`` returns, ``domain_to_ascii(domain_to_unicode(a)) == a``, and
 ``domain_to_ascii`` is idempotent on its own output. Against independent implementations
 (properties/independent.py): domain to ASCII and to Unicode give ada's Unicode ToASCII and

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fuzz target ``ipv4``: the IPv4 parser and serializer.
 
-Invariants (properties/invariants.py):
+Invariants (properties/invariants/):
 - check_ipv4: for a string the IPv4 parser accepts, serializing and reparsing gives the same
   address; ``ends_in_a_number`` agrees with whether the host parser takes the IPv4 path;
 - check_ipv4_address: serialize then parse is the identity on every 32-bit address;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fuzz target ``ipv6``: the IPv6 parser and serializer.
 
-Invariants (properties/invariants.py):
+Invariants (properties/invariants/):
 - check_ipv6: for a string the IPv6 parser accepts, serializing (compressed, lowercase) and
   reparsing gives the same eight pieces;
 - check_ipv6_address: serialize then parse is the identity on every address (eight 16-bit pieces);

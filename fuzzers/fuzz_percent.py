@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fuzz target ``percent``: percent-decoding undoes UTF-8 percent-encoding, for every set.
 
-Invariants (properties/invariants.py):
+Invariants (properties/invariants/):
 - check_percent_roundtrip: ``utf8_percent_encode(s, SET)`` holds no code point of SET, and
   ``percent_decode`` of it gives back ``s`` as UTF-8 for the sets that round-trip (component,
   application/x-www-form-urlencoded), and for every set when ``s`` has no "%";

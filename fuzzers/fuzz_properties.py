@@ -3,7 +3,7 @@
 guidance, through ``test.hypothesis.fuzz_one_input``.
 
 Invariant: every property holds, whatever the fuzzer's bytes make its strategies draw (the
-properties assert the invariants of properties/invariants.py); only engine.Failure escapes the
+properties assert the invariants of properties/invariants/); only engine.Failure escapes the
 engine. A failing example is also saved to the Hypothesis example database, from which
 ``urlwb export-hypothesis`` files it as a self-describing regression entry.
 
@@ -29,6 +29,7 @@ with atheris.instrument_imports(include=["engine"], exclude=["engine.punycode"])
 from hypothesis import settings  # noqa: E402
 
 from properties import profiles, replay  # noqa: E402
+from urlwb import signatures as signing  # noqa: E402
 
 profiles.register_profiles()
 settings.load_profile("dev")  # failures go to the example database export-hypothesis reads
@@ -46,6 +47,22 @@ def check(data: bytes) -> None:
             return
         name, data = _NAMES[data[-1] % len(_NAMES)], data[:-1]
     PROPERTIES[name].hypothesis.fuzz_one_input(data)
+
+
+def signatures(data: bytes) -> list[tuple[str, str, str]]:
+    """A property record fails under its property's name (urlwb.signatures.of_property), with
+    the kind export-hypothesis files it under; other inputs are signed from the traceback."""
+    decoded = replay.decode_record(data)
+    if decoded is None:
+        found = signing.of_check(check, data)
+        return [found] if found else []
+    try:
+        replay.replay(data)
+    except Exception as exc:  # noqa: BLE001 - any failure of the property is what is signed
+        detail = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        kind = "invariant" if isinstance(exc, AssertionError) else "exception"
+        return [(kind, signing.of_property(decoded[0], type(exc).__name__, detail), detail)]
+    return []
 
 
 def TestOneInput(data: bytes) -> None:

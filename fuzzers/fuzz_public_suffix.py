@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fuzz target ``public_suffix``: public suffix and registrable domain of a host.
 
-Invariant (properties/invariants.py, check_public_suffix): for a host that parses, the public
+Invariant (properties/invariants/, check_public_suffix): for a host that parses, the public
 suffix is a suffix of the host made of whole labels, the registrable domain (when there is one)
 is that suffix plus exactly one label, and both keep the host's trailing dot; and both are what
 ``publicsuffixlist`` says (properties/independent.py).

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fuzz target ``search_params``: URLSearchParams, an init string then a sequence of operations.
 
-Invariant (properties/invariants.py, check_search_params): ``URLSearchParams(init)`` behaves like
+Invariant (properties/invariants/, check_search_params): ``URLSearchParams(init)`` behaves like
 a plain list of pairs under every method (append, delete by name or name and value, get, get_all,
 has, set, sort, size, iteration, str()): its answers, list, size and string equal the model's
 after every operation; and ada's ``URLSearchParams`` given the same operations answers the same

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fuzz target ``setters``: a URL, then a sequence of URL API setter calls.
 
-Invariant (properties/invariants.py, check_setters): after every setter call the URL stays
+Invariant (properties/invariants/, check_setters): after every setter call the URL stays
 coherent (check_url_object: ``URL(u.href).href == u.href`` and every getter agrees with a fresh
 parse of the href); only the href setter may fail, and then it changes nothing; setting an
 attribute to its own non-empty value changes nothing.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fuzz target ``url``: the URL parser and serializer, with and without a base.
 
-Invariants (properties/invariants.py):
+Invariants (properties/invariants/):
 - check_url_idempotence, one of its parts per input: "reparse" (for an input that parses,
   serializing, reparsing and reserializing gives the same href and an equal record), "getters"
   (every getter agrees with the href and its reparse), "parsers" (the basic URL parser agrees,

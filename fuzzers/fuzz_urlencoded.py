@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fuzz target ``urlencoded``: the application/x-www-form-urlencoded parser and serializer.
 
-Invariants (properties/invariants.py):
+Invariants (properties/invariants/):
 - check_urlencoded_parse: any bytes parse (never failure), and serializing the pairs and
   parsing again gives the same pairs;
 - check_urlencoded_roundtrip: parsing the serialization of any list of pairs gives it back;

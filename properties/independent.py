@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import functools
 import ipaddress
+import itertools
 import re
 import socket
 import unicodedata
 import urllib.parse
+from importlib import resources
 
 import idna
 
@@ -29,9 +31,9 @@ import engine
 from engine.encoding import encode_or_fail
 from engine.punycode import punycode_decode, punycode_encode
 from properties import reference_encoding
-from properties.invariants import (_FORBIDDEN_DOMAIN, _Failed, _fail, _outcome,
-                                   apply_search_params_op, spec_percent_encode_set_contains,
+from properties.invariants import (apply_search_params_op, spec_percent_encode_set_contains,
                                    to_usv)
+from properties.invariants.common import Failed, fail, outcome
 
 try:
     import ada_url
@@ -48,7 +50,7 @@ __all__ = [
     "check_every_encoder_against_reference", "check_ipv4_against_inet_aton",
     "check_punycode_on_every_code_point", "check_ipv4_on_every_short_string",
     "check_setter_pairs_against_ada", "check_every_code_point_in_a_domain_against_ada",
-    "check_every_rule_against_publicsuffixlist",
+    "check_every_rule_against_publicsuffixlist", "bidi_domain",
     "assigned_after_unicodedata",
 ]
 
@@ -70,10 +72,10 @@ def check_punycode_encode(label: str) -> None:
     expected = label.encode("punycode").decode("ascii")
     got = punycode_encode(label)
     if got != expected:
-        _fail(f"punycode_encode({label!r}) = {got!r}, Python's punycode codec: {expected!r}")
-    back = _outcome(_decode, expected)
+        fail(f"punycode_encode({label!r}) = {got!r}, Python's punycode codec: {expected!r}")
+    back = outcome(_decode, expected)
     if back != label:
-        _fail(f"punycode_decode({expected!r}) = {back!r}, expected {label!r}")
+        fail(f"punycode_decode({expected!r}) = {back!r}, expected {label!r}")
 
 
 def check_punycode_on_every_code_point() -> None:
@@ -90,15 +92,15 @@ def check_punycode_on_every_code_point() -> None:
         expected = label.encode("punycode").decode("ascii")
         got = punycode_encode(label)
         if got != expected or punycode_decode(expected) != label:
-            _fail(f"punycode_encode({label!r}) = {got!r}, Python's punycode codec: {expected!r} "
+            fail(f"punycode_encode({label!r}) = {got!r}, Python's punycode codec: {expected!r} "
                   f"(decoded back: {_decode(expected)!r})")
 
 
-def _decode(encoded: str) -> str | _Failed:
+def _decode(encoded: str) -> str | Failed:
     try:
         return punycode_decode(encoded)
     except ValueError:
-        return _Failed(None)
+        return Failed(None)
 
 
 def check_punycode_decode(encoded: str) -> None:
@@ -114,16 +116,16 @@ def check_punycode_decode(encoded: str) -> None:
         return
     got = _decode(encoded)
     if encoded.rfind("-") == 0:
-        if not isinstance(got, _Failed):
-            _fail(f"punycode_decode({encoded!r}) = {got!r}: RFC 3492 leaves the leading '-' in "
+        if not isinstance(got, Failed):
+            fail(f"punycode_decode({encoded!r}) = {got!r}: RFC 3492 leaves the leading '-' in "
                   f"the digits, where it is no digit")
         return
     try:
         expected = encoded.encode("ascii").decode("punycode")
     except UnicodeError:
-        expected = _Failed(None)
+        expected = Failed(None)
     if got != expected:
-        _fail(f"punycode_decode({encoded!r}) = {got!r}, Python's punycode codec: {expected!r}")
+        fail(f"punycode_decode({encoded!r}) = {got!r}, Python's punycode codec: {expected!r}")
 
 
 # -- IPv4 and IPv6: against ipaddress -------------------------------------------------------------
@@ -143,10 +145,10 @@ def check_ipv4_against_ipaddress(text: str) -> None:
         expected = int(ipaddress.IPv4Address(text))
     except ValueError:
         expected = None
-    host = _outcome(engine.parse_host, text)
+    host = outcome(engine.parse_host, text)
     got = int(host) if isinstance(host, engine.IPv4Address) else None
-    if got != expected or (expected is None and not isinstance(host, _Failed)):
-        _fail(f"parse_host({text!r}) = {host!r}, ipaddress: {expected!r}")
+    if got != expected or (expected is None and not isinstance(host, Failed)):
+        fail(f"parse_host({text!r}) = {host!r}, ipaddress: {expected!r}")
 
 
 _LEGACY_IPV4 = re.compile(r"[0-9A-Fa-fXx]+(\.[0-9A-Fa-fXx]+){0,3}")
@@ -167,10 +169,10 @@ def check_ipv4_against_inet_aton(text: str) -> None:
         expected = int.from_bytes(socket.inet_aton(text), "big")
     except OSError:
         expected = None
-    got = _outcome(engine.parse_ipv4, text)
+    got = outcome(engine.parse_ipv4, text)
     got = int(got) if isinstance(got, engine.IPv4Address) else None
     if got != expected:
-        _fail(f"parse_ipv4({text!r}) = {got!r}, inet_aton: {expected!r}")
+        fail(f"parse_ipv4({text!r}) = {got!r}, inet_aton: {expected!r}")
 
 
 #: The code points that make the legacy IPv4 forms: digits of every radix, the prefixes, a digit
@@ -184,8 +186,6 @@ def check_ipv4_on_every_short_string(longest: int = 5) -> None:
     check_ipv4_against_inet_aton and check_ipv4_against_ipaddress on every string of up to
     ``longest`` code points of IPV4_ALPHABET (37,448 of them for 5): every radix, prefix and
     part count meets every other, which random strings leave to chance."""
-    import itertools
-
     for size in range(1, longest + 1):
         for chars in itertools.product(IPV4_ALPHABET, repeat=size):
             text = "".join(chars)
@@ -207,10 +207,10 @@ def check_ipv6_against_ipaddress(text: str) -> None:
         expected = None
     else:
         expected = tuple((reference >> (16 * (7 - i))) & 0xFFFF for i in range(8))
-    got = _outcome(engine.parse_ipv6, text)
+    got = outcome(engine.parse_ipv6, text)
     got = tuple(got) if isinstance(got, engine.IPv6Address) else None
     if got != expected:
-        _fail(f"parse_ipv6({text!r}) = {got!r}, ipaddress: {expected!r}")
+        fail(f"parse_ipv6({text!r}) = {got!r}, ipaddress: {expected!r}")
 
 
 def check_ipv6_serializer_against_ipaddress(pieces: tuple[int, ...]) -> None:
@@ -225,7 +225,7 @@ def check_ipv6_serializer_against_ipaddress(pieces: tuple[int, ...]) -> None:
         return
     got = engine.serialize_ipv6(pieces)
     if got != expected:
-        _fail(f"serialize_ipv6({pieces}) = {got!r}, ipaddress: {expected!r}")
+        fail(f"serialize_ipv6({pieces}) = {got!r}, ipaddress: {expected!r}")
 
 
 # -- percent-encoding and application/x-www-form-urlencoded: against urllib.parse -------------
@@ -251,7 +251,7 @@ def check_percent_encode_against_urllib(s: str, set_name: str) -> None:
         expected = expected.replace("~", "%7E")
     got = engine.utf8_percent_encode(s, engine.PERCENT_ENCODE_SETS[set_name])
     if got != expected:
-        _fail(f"utf8_percent_encode({s!r}, {set_name}) = {got!r}, urllib.parse: {expected!r}")
+        fail(f"utf8_percent_encode({s!r}, {set_name}) = {got!r}, urllib.parse: {expected!r}")
 
 
 def check_urlencoded_against_parse_qsl(s: str) -> None:
@@ -265,11 +265,11 @@ def check_urlencoded_against_parse_qsl(s: str) -> None:
                                       errors="replace", separator="&")
     got = engine.form_urlencoded_parse(usv.encode("utf-8"))
     if [tuple(p) for p in got] != expected:
-        _fail(f"form_urlencoded_parse({usv.encode()!r}) = {got!r}, parse_qsl: {expected!r}")
+        fail(f"form_urlencoded_parse({usv.encode()!r}) = {got!r}, parse_qsl: {expected!r}")
     if not usv.startswith("?"):
         listed = [tuple(p) for p in engine.URLSearchParams(s)]
         if listed != expected:
-            _fail(f"URLSearchParams({s!r}) lists {listed!r}, parse_qsl: {expected!r}")
+            fail(f"URLSearchParams({s!r}) lists {listed!r}, parse_qsl: {expected!r}")
 
 
 # -- URLSearchParams: against ada ----------------------------------------------------------------
@@ -314,10 +314,10 @@ def check_search_params_against_ada(init: str, ops: list[tuple]) -> None:
                 got, _ = apply_search_params_op(ours, [], op)
                 expected = _ada_answer(theirs, op)
                 if got != expected:
-                    _fail(f"{where} = {got!r}, ada_url: {expected!r}")
+                    fail(f"{where} = {got!r}, ada_url: {expected!r}")
             listed, expected = [tuple(p) for p in ours], list(theirs.items())
             if listed != expected or str(ours) != str(theirs) or ours.size != theirs.size:
-                _fail(f"{where}: the engine holds {listed!r} ({str(ours)!r}), ada_url {expected!r} "
+                fail(f"{where}: the engine holds {listed!r} ({str(ours)!r}), ada_url {expected!r} "
                       f"({str(theirs)!r})")
     except UnicodeDecodeError:
         return
@@ -345,6 +345,8 @@ def check_setter_pairs_against_ada() -> None:
     setter machine's random runs meet by chance."""
     if ada_url is None:
         return
+    # (Here, not above: the machines bring Hypothesis's stateful machinery, which the fuzz targets
+    # that import this module do without.)
     from properties.machines import ada_replay
 
     steps = [(name, value) for name, values in SETTER_PAIR_VALUES.items() for value in values]
@@ -353,17 +355,20 @@ def check_setter_pairs_against_ada() -> None:
             for second in steps:
                 ours, theirs = ada_replay(href, [first, second])
                 if ours != theirs:
-                    _fail(f"URL({href!r}); .{first[0]} = {first[1]!r}; .{second[0]} = "
+                    fail(f"URL({href!r}); .{first[0]} = {first[1]!r}; .{second[0]} = "
                           f"{second[1]!r}: the engine's href {ours!r}, ada_url's {theirs!r}")
 
 
 # -- domains: against ada's IDNA, idna (IDNA2008) -------------------------------------------------
 
 _BIDI_RTL = frozenset(("R", "AL", "AN"))
+#: https://url.spec.whatwg.org/#forbidden-domain-code-point
+_FORBIDDEN_DOMAIN = frozenset("\x00\t\n\r #/:<>?@[\\]^|%\x7f") | frozenset(map(chr, range(0x20)))
 _CONTROL = re.compile("[\x00-\x1f\x7f]")
+_JOINER = re.compile("[\u200c\u200d]")
 
 
-def _bidi_domain(text: str) -> bool:
+def bidi_domain(text: str) -> bool:
     """A Bidi domain name (RFC 5893): one with a right-to-left or Arabic-number code point."""
     return any(unicodedata.bidirectional(c) in _BIDI_RTL for c in text)
 
@@ -386,12 +391,12 @@ def _unicode_versions_differ(text: str) -> bool:
     return any(assigned_after_unicodedata(c) for c in text)
 
 
-def _ada_to_ascii(domain: str) -> str | _Failed:
+def _ada_to_ascii(domain: str) -> str | Failed:
     try:
         out = ada_url.idna.encode(domain).decode("ascii")
     except (ValueError, UnicodeError):
-        return _Failed(None)
-    return out if out else _Failed(None)
+        return Failed(None)
+    return out if out else Failed(None)
 
 
 def check_domain_to_ascii_against_ada(domain: str) -> None:
@@ -401,23 +406,24 @@ def check_domain_to_ascii_against_ada(domain: str) -> None:
     Unicode ToASCII, or failure where ada fails or its result is empty or holds a forbidden
     domain code point (the Standard's steps after ToASCII). A C0 control or U+007F in the input
     is failure whatever ada says: UTS46 maps neither to anything else and NFC composes neither,
-    so it reaches the result, where it is forbidden (ada 4 drops U+0000: "\uff3f\x00" is "_"
-    there, "\x00\u00a1" "xn--"). Left out: Bidi domain names (ada 4 skips CheckBidi, the
-    README's finding) and code points newer than the engine's Unicode data."""
+    so it reaches the result, where it is forbidden (ada 4 drops U+0000: "\\uff3f\\x00" is "_"
+    there, "\\x00\\u00a1" "xn--"). Left out: Bidi domain names (ada 4 skips CheckBidi, the
+    README's finding), joiners (ada 4 lets a ZWJ or ZWNJ through where CheckJoiners fails, as
+    in "\\u0915\\u094d\\u200da\\u200d") and code points newer than the engine's Unicode data."""
     if ada_url is None:
         return
     usv = to_usv(domain)
-    if usv.isascii() or _bidi_domain(usv) or _unicode_versions_differ(usv):
+    if usv.isascii() or bidi_domain(usv) or _JOINER.search(usv) or _unicode_versions_differ(usv):
         return
-    expected = _Failed(None) if _CONTROL.search(usv) else _ada_to_ascii(usv)
+    expected = Failed(None) if _CONTROL.search(usv) else _ada_to_ascii(usv)
     if isinstance(expected, str) and set(expected) & _FORBIDDEN_DOMAIN:
-        expected = _Failed(None)
-    if isinstance(expected, str) and _bidi_domain(ada_url.idna.decode(expected)):
+        expected = Failed(None)
+    if isinstance(expected, str) and bidi_domain(ada_url.idna.decode(expected)):
         return
-    got = _outcome(engine.domain_to_ascii, domain)
-    if isinstance(got, _Failed) != isinstance(expected, _Failed) or (
+    got = outcome(engine.domain_to_ascii, domain)
+    if isinstance(got, Failed) != isinstance(expected, Failed) or (
             isinstance(got, str) and got != expected):
-        _fail(f"domain_to_ascii({domain!r}) = {got!r}, ada_url.idna: {expected!r}")
+        fail(f"domain_to_ascii({domain!r}) = {got!r}, ada_url.idna: {expected!r}")
 
 
 def check_every_code_point_in_a_domain_against_ada() -> None:
@@ -434,20 +440,21 @@ def check_domain_to_unicode_against_ada(domain: str) -> None:
 
     For a domain the domain parser gives, domain to Unicode gives ada's Unicode ToUnicode where
     ToUnicode records no error (every "xn--" label decodes and encodes back to itself). Left
-    out, as for ToASCII: Bidi domain names and newer code points; and domains with an error,
-    where the Standard returns the domain unchanged and ada converts the labels it can."""
+    out, as for ToASCII: Bidi domain names, joiners and newer code points; and domains with an
+    error, where the Standard returns the domain unchanged and ada converts the labels it can."""
     if ada_url is None:
         return
-    ascii_domain = _outcome(engine.domain_to_ascii, domain)
-    if isinstance(ascii_domain, _Failed):
+    ascii_domain = outcome(engine.domain_to_ascii, domain)
+    if isinstance(ascii_domain, Failed):
         return
     expected = ada_url.idna.decode(ascii_domain)
-    if (_bidi_domain(expected) or _unicode_versions_differ(expected) or "xn--" in expected.lower()
+    if (bidi_domain(expected) or _JOINER.search(expected) or _unicode_versions_differ(expected)
+            or "xn--" in expected.lower()
             or _ada_to_ascii(expected) != ascii_domain):
         return
     got = engine.domain_to_unicode(ascii_domain)
     if got != expected:
-        _fail(f"domain_to_unicode({ascii_domain!r}) = {got!r}, ada_url.idna: {expected!r}")
+        fail(f"domain_to_unicode({ascii_domain!r}) = {got!r}, ada_url.idna: {expected!r}")
 
 
 def check_domain_against_idna2008(domain: str) -> None:
@@ -461,16 +468,16 @@ def check_domain_against_idna2008(domain: str) -> None:
     only, where UTS46's CheckBidi holds every label of a Bidi domain name to it ("\u0620.0":
     the all-digit label fails rule 1)."""
     usv = to_usv(domain)
-    if _unicode_versions_differ(usv) or _bidi_domain(usv):
+    if _unicode_versions_differ(usv) or bidi_domain(usv):
         return
     try:
         expected = idna.encode(usv, uts46=False).decode("ascii").lower()
     except (idna.IDNAError, UnicodeError, ValueError):
         return
     for be_strict in (False, True):
-        got = _outcome(engine.domain_to_ascii, domain, be_strict)
+        got = outcome(engine.domain_to_ascii, domain, be_strict)
         if got != expected:
-            _fail(f"domain_to_ascii({domain!r}, be_strict={be_strict}) = {got!r}, "
+            fail(f"domain_to_ascii({domain!r}, be_strict={be_strict}) = {got!r}, "
                   f"idna.encode: {expected!r}")
     try:
         unicode = idna.decode(expected)
@@ -478,7 +485,7 @@ def check_domain_against_idna2008(domain: str) -> None:
         return
     got = engine.domain_to_unicode(expected)
     if got != unicode:
-        _fail(f"domain_to_unicode({expected!r}) = {got!r}, idna.decode: {unicode!r}")
+        fail(f"domain_to_unicode({expected!r}) = {got!r}, idna.decode: {unicode!r}")
 
 
 # -- public suffix: against publicsuffixlist ------------------------------------------------------
@@ -493,8 +500,6 @@ def _psl():
 @functools.cache
 def _wildcard_parents() -> frozenset[str]:
     """"kawasaki.jp" for the rule "*.kawasaki.jp": the domains of the list's wildcard rules."""
-    from importlib import resources
-
     text = resources.files("publicsuffixlist").joinpath("public_suffix_list.dat").read_text("utf-8")
     return frozenset(line.split()[0][2:] for line in text.splitlines() if line.startswith("*."))
 
@@ -509,7 +514,7 @@ def check_public_suffix_against_publicsuffixlist(host: str) -> None:
     both, check_public_suffix holds it to that); and the domain of a wildcard rule itself
     ("kawasaki.jp" of "*.kawasaki.jp"), which publicsuffixlist takes for a public suffix on
     purpose (publicsuffix/list#1989) where the PSL's formal algorithm matches only "jp"."""
-    parsed = _outcome(engine.parse_host, host)
+    parsed = outcome(engine.parse_host, host)
     if not isinstance(parsed, engine.Domain):
         return
     h = engine.serialize_host(parsed)
@@ -520,7 +525,7 @@ def check_public_suffix_against_publicsuffixlist(host: str) -> None:
     expected = (None if ps is None else ps + dot, None if rd is None else rd + dot)
     got = (engine.public_suffix(parsed), engine.registrable_domain(parsed))
     if got != expected:
-        _fail(f"host {host!r} ({h!r}): public suffix and registrable domain {got!r}, "
+        fail(f"host {host!r} ({h!r}): public suffix and registrable domain {got!r}, "
               f"publicsuffixlist: {expected!r}")
 
 
@@ -529,8 +534,6 @@ def check_every_rule_against_publicsuffixlist() -> None:
     label made "w", an exception's "!" dropped) alone, under one and two more labels, and with a
     trailing dot: every rule, wildcard and exception meets its hosts, which random hosts leave to
     chance."""
-    from importlib import resources
-
     text = resources.files("publicsuffixlist").joinpath("public_suffix_list.dat").read_text("utf-8")
     for line in text.splitlines():
         if line.strip() and not line.startswith("//"):
@@ -572,9 +575,9 @@ def check_encoding_against_reference(label: str, text: str, set_name: str) -> No
     the reference's string."""
     key = label.strip("\t\n\f\r ").lower()
     expected_name = reference_encoding.LABELS.get(key) if key.isascii() else None
-    name = _outcome(engine.get_encoding, label)
+    name = outcome(engine.get_encoding, label)
     if (name if isinstance(name, str) else None) != expected_name:
-        _fail(f"get_encoding({label!r}) = {name!r}, the Encoding Standard: {expected_name!r}")
+        fail(f"get_encoding({label!r}) = {name!r}, the Encoding Standard: {expected_name!r}")
     if expected_name not in reference_encoding.WITH_ENCODER:
         return
     usv = to_usv(text)
@@ -582,11 +585,11 @@ def check_encoding_against_reference(label: str, text: str, set_name: str) -> No
                 if expected_name == "ISO-2022-JP" else reference_encoding.ref_stateless(expected_name, usv))
     got = encode_or_fail(expected_name, usv)
     if got != expected:
-        _fail(f"encode_or_fail({expected_name!r}, {usv!r}) = {got!r}, reference: {expected!r}")
+        fail(f"encode_or_fail({expected_name!r}, {usv!r}) = {got!r}, reference: {expected!r}")
     got = engine.percent_encode_after_encoding(label, text, engine.PERCENT_ENCODE_SETS[set_name])
     expected = _reference_percent_encode(expected_name, usv, set_name)
     if got != expected:
-        _fail(f"percent_encode_after_encoding({label!r}, {text!r}, {set_name}) = {got!r}, "
+        fail(f"percent_encode_after_encoding({label!r}, {text!r}, {set_name}) = {got!r}, "
               f"reference: {expected!r}")
 
 
@@ -615,9 +618,9 @@ def check_every_encoder_against_reference() -> None:
     whitespace, it names the Standard's encoding."""
     for label, name in reference_encoding.LABELS.items():
         for spelled in (label, label.upper(), f"\t\n\f\r {label}\r\n "):
-            got = _outcome(engine.get_encoding, spelled)
+            got = outcome(engine.get_encoding, spelled)
             if got != name:
-                _fail(f"get_encoding({spelled!r}) = {got!r}, the Encoding Standard: {name!r}")
+                fail(f"get_encoding({spelled!r}) = {got!r}, the Encoding Standard: {name!r}")
     for name in reference_encoding.WITH_ENCODER:
         texts = ([opener + opener.join(_EVERY_CODE_POINT) for opener in _ISO_2022_JP_STATE_OPENERS]
                  if name == "ISO-2022-JP" else [_EVERY_CODE_POINT])
@@ -628,6 +631,6 @@ def check_every_encoder_against_reference() -> None:
             if got != expected:
                 first = next(i for i, (a, b) in enumerate(zip(got, expected)) if a != b) \
                     if len(got) == len(expected) else min(len(got), len(expected))
-                _fail(f"encode_or_fail({name!r}, every code point, after {text[0]!r})"
+                fail(f"encode_or_fail({name!r}, every code point, after {text[0]!r})"
                       f": item {first} is {got[first:first + 1]!r}, the reference's "
                       f"{expected[first:first + 1]!r}")

@@ -10,10 +10,11 @@ https://url.spec.whatwg.org/#api
   free-standing and attached to a URL (whose query it must write back after each change).
 - ``HostMachine``: hosts parsed, serialized, taken to Unicode and back to ASCII, and compared.
 
-Each is exposed as ``Machine.TestCase`` for pytest (properties/test_machines.py). A failing
-run, once shrunk, is filed in the regression corpus (target ``properties``) by the machine's
-teardown during Hypothesis's final replay, as a property record named after the machine and
-replayed by a check of properties/invariants.py (MACHINE_REPLAYERS); a disagreement with ada
+Each is exposed as ``Machine.TestCase`` for pytest (properties/test_machines.py). The machines
+only raise: a failing run, once shrunk, is remembered by the machine's teardown during
+Hypothesis's final replay (FINAL_RUN), and ``urlwb export-hypothesis`` files it in the
+regression corpus (target ``properties``) as a property record named after the machine and
+replayed by a check of properties/invariants/ (MACHINE_REPLAYERS); a disagreement with ada
 carries both hrefs in the sidecar.
 """
 
@@ -88,25 +89,16 @@ def check_setters_against_ada(href: str, steps) -> None:
                              f"is {ours!r}, ada_url's {theirs!r}")
 
 
-def file_machine_failure(machine: str, args: dict, extra: dict | None = None) -> None:
-    """File a state machine's shrunk failing run as a property record of ``machine`` (replayed
-    by the check in MACHINE_REPLAYERS); its detail is what the replay says, in a fresh
-    interpreter, or kind "unreproducible" when the replay passes."""
-    from properties.replay import encode_record
-    from urlwb import corpus_store
-    from urlwb.export_hypothesis import replay_verdict, signature
+#: The last run a machine's final (shrunk) replay made, as (machine name, arguments of its
+#: replayer in MACHINE_REPLAYERS, extra sidecar fields): the machines only raise; ``urlwb
+#: export-hypothesis`` replays their failures from the example database and files this record.
+FINAL_RUN: tuple[str, dict, dict] | None = None
 
-    data = encode_record(machine, args)
-    fails, exc_type, detail = replay_verdict(data)
-    if not fails:
-        exc_type, detail = "unreproducible", (f"{machine} failed on {args!r}, but its replay "
-                                              f"through {MACHINE_REPLAYERS[machine].__name__} "
-                                              f"passes")
-    kind = {"AssertionError": "invariant", "unreproducible": "unreproducible"}.get(exc_type,
-                                                                                  "exception")
-    corpus_store.record_finding("properties", data, kind=kind, detail=detail,
-                                signature=signature(machine, exc_type, detail),
-                                extra={"property": machine, **(extra or {})})
+
+def _remember_final_run(machine: str, args: dict, extra: dict | None = None) -> None:
+    global FINAL_RUN
+    if current_build_context().is_final:
+        FINAL_RUN = (machine, args, extra or {})
 
 
 def _ada_skips_check_bidi(engine_url, ada) -> bool:
@@ -196,14 +188,14 @@ class URLSetterMachine(RuleBasedStateMachine):
             self._disagree(self.url.href, self.ada.href)
 
     def teardown(self):
-        # Only the shrunk failing run is replayed as final: file it, with ada's answer.
+        # Only the shrunk failing run is replayed as final: remember it, with ada's answer.
         if current_build_context().is_final and hasattr(self, "url"):
             extra = None
             if ada_url is not None:
                 ours, theirs = ada_replay(self.href, self.steps)
                 extra = {"engine": ours, "ada_url": theirs} if ours != theirs else None
-            file_machine_failure("URLSetterMachine", {"href": self.href, "steps": self.steps},
-                                 extra)
+            _remember_final_run("URLSetterMachine", {"href": self.href, "steps": self.steps},
+                                extra)
 
     def _disagree(self, ours, theirs):
         raise AssertionError(f"URL({self.href!r}) then {self.steps!r}: engine href {ours!r}, "
@@ -265,8 +257,8 @@ class SearchParamsMachine(RuleBasedStateMachine):
 
 
     def teardown(self):
-        if current_build_context().is_final and hasattr(self, "args"):
-            file_machine_failure("SearchParamsMachine", self.args)
+        if hasattr(self, "args"):
+            _remember_final_run("SearchParamsMachine", self.args)
 
 
 class HostMachine(RuleBasedStateMachine):
@@ -307,8 +299,7 @@ class HostMachine(RuleBasedStateMachine):
         assert engine.hosts_equal(b, a) == same, f"hosts_equal is not symmetric on {a!r}, {b!r}"
 
     def teardown(self):
-        if current_build_context().is_final:
-            file_machine_failure("HostMachine", {"texts": self.texts})
+        _remember_final_run("HostMachine", {"texts": self.texts})
 
 
 def _replay_search_params_machine(init, attached, taken_first, base, ops):

@@ -16,6 +16,8 @@ import dataclasses
 import importlib
 import json
 
+from properties import machines, strategies
+
 MAGIC = b"urlwb-property\n"
 #: modules whose @given tests are properties with a name (their function name)
 PROPERTY_MODULES = ("properties.test_hosts", "properties.test_percent",
@@ -35,8 +37,6 @@ def _encode(value):
 
 
 def _decode(value):
-    from properties import strategies
-
     if isinstance(value, dict):
         (tag, inner), = value.items()
         if tag == "bytes":
@@ -78,8 +78,6 @@ def given_properties() -> dict:
 
 def replayers() -> dict:
     """Property name -> a function of the record's arguments that raises on failure."""
-    from properties import machines
-
     found = {name: test.hypothesis.inner_test for name, test in given_properties().items()}
     found[machines.ADA_PROPERTY] = machines.check_setters_against_ada
     found.update(machines.MACHINE_REPLAYERS)

@@ -7,6 +7,10 @@ octal and hex with one to five parts, IPv6 with '::' anywhere and an embedded IP
 and ignored code points, `xn--` labels, dot segments in every spelling, Windows drive letters,
 C0 controls, tabs and newlines, lone surrogates). All are built once, at import.
 
+The spellings the Standard treats specially are listed in ``properties/spellings.py``, whose
+alphabets the strategies draw from; ``tests/test_spellings.py`` checks that each strategy
+reaches every spelling that concerns it.
+
 ``ipv4_cases`` and ``ipv6_cases`` also carry the answer fixed by their construction (the
 address, or None where the parser must fail), so a property can test the parser against it.
 """
@@ -15,15 +19,17 @@ from __future__ import annotations
 
 import dataclasses
 import ipaddress
+import string
 
 from hypothesis import strategies as st
 
+from properties import spellings as sp
 from properties.invariants import SEARCH_PARAMS_METHODS, SETTERS
 
 # -- building blocks -------------------------------------------------------------------------
 
 #: https://url.spec.whatwg.org/#forbidden-host-code-point
-FORBIDDEN_HOST_CODE_POINTS = "\x00\t\n\r #/:<>?@[\\]^|"
+FORBIDDEN_HOST_CODE_POINTS = sp.FORBIDDEN_HOST_CODE_POINTS
 #: https://url.spec.whatwg.org/#forbidden-domain-code-point (beyond the host ones)
 FORBIDDEN_DOMAIN_EXTRA = "".join(map(chr, range(1, 0x20))) + "%\x7f"
 #: https://url.spec.whatwg.org/#ascii-tab-or-newline and C0 control or space
@@ -44,14 +50,22 @@ def _sometimes(strategy, otherwise=""):
 
 
 @st.composite
-def _sprinkle(draw, base, alphabet: tuple[str, ...] | st.SearchStrategy, max_inserts: int = 3):
-    """``base`` with up to ``max_inserts`` code points from ``alphabet`` inserted anywhere."""
+def _sprinkle(draw, base, alphabet: tuple[str, ...] | st.SearchStrategy, max_inserts: int = 3,
+              min_inserts: int = 0):
+    """``base`` with ``min_inserts`` to ``max_inserts`` code points from ``alphabet`` inserted
+    anywhere."""
     text = draw(base)
     chars = st.sampled_from(alphabet) if isinstance(alphabet, tuple) else alphabet
-    for _ in range(draw(st.integers(0, max_inserts))):
+    for _ in range(draw(st.integers(min_inserts, max_inserts))):
         i = draw(st.integers(0, len(text)))
         text = text[:i] + draw(chars) + text[i:]
     return text
+
+
+def _kinds(*strategies):
+    """One of ``strategies``, each as likely as the others. (``st.one_of`` flattens a ``one_of``
+    among its arguments into that one's branches, each as likely as any other argument.)"""
+    return st.integers(0, len(strategies) - 1).flatmap(lambda i: strategies[i])
 
 
 @st.composite
@@ -66,6 +80,26 @@ def _percent_encode_some(draw, base):
         else:
             out.append(c)
     return "".join(out)
+
+
+_high_surrogate = st.sampled_from(sp.HIGH_SURROGATES)
+_low_surrogate = st.sampled_from(sp.LOW_SURROGATES)
+_lone_surrogate = st.one_of(_high_surrogate, _low_surrogate)
+
+
+@st.composite
+def _with_lone_surrogates(draw, base):
+    """A lone surrogate, high or low, as the whole string; or ``base`` with lone surrogates at
+    its start, at its end, inside it, or a low one before a high one (a reversed pair, two lone
+    ones): https://infra.spec.whatwg.org/#javascript-string-convert makes each U+FFFD."""
+    if draw(st.integers(0, 3)) == 0:
+        return draw(_lone_surrogate)
+    text = draw(base) or "a"
+    start, end = draw(st.one_of(st.just(""), _lone_surrogate)), draw(_lone_surrogate)
+    inside = draw(st.one_of(st.just(""), _lone_surrogate,
+                            st.tuples(_low_surrogate, _high_surrogate).map("".join)))
+    i = draw(st.integers(0, len(text)))
+    return start + text[:i] + inside + text[i:] + end
 
 
 @st.composite
@@ -89,22 +123,23 @@ _IPV4_BOUNDARY_VALUES = (0, 1, 7, 8, 9, 10, 16, 127, 255, 256, 0xFFFF, 0x10000, 
 _ipv4_number = st.one_of(st.integers(0, 255), st.sampled_from(_IPV4_BOUNDARY_VALUES),
                          st.sampled_from(_IPV4_BOUNDARY_VALUES[-6:]), st.integers(0, 2**32 + 1))
 #: strings the IPv4 number parser rejects (https://url.spec.whatwg.org/#ipv4-number-parser)
-_IPV4_NON_NUMBERS = ("09", "08", "0x1g", "0xg", "1a", "x", "-1", "+1", "1e1", "0b1", " 1")
+_IPV4_NON_NUMBERS = ("09", "08", "018", "0779", "0x1g", "0xg", "1a", "x", "-1", "+1", "1e1", "0b1",
+                     " 1")
 
 
 @st.composite
-def _ipv4_part(draw):
-    """(text, value) for one IPv4 part: decimal, octal, hex, '0x' alone, or (value None) a
-    part the IPv4 number parser rejects or an empty part."""
-    kind = draw(st.sampled_from(("dec",) * 6 + ("oct",) * 3 + ("hex",) * 3
-                                + ("0x", "bad", "empty")))
+def _ipv4_part(draw, number=_ipv4_number, kinds=("dec",) * 6 + ("oct",) * 3 + ("hex",) * 3
+               + ("0x", "bad", "bad", "empty", "empty")):
+    """(text, value) for one IPv4 part: a ``number`` in decimal, octal or hex, '0x' alone, or
+    (value None) a part the IPv4 number parser rejects or an empty part."""
+    kind = draw(st.sampled_from(kinds))
     if kind == "bad":
         return draw(st.sampled_from(_IPV4_NON_NUMBERS)), None
     if kind == "empty":
         return "", None
     if kind == "0x":
         return draw(st.sampled_from(("0x", "0X"))), 0
-    n = draw(_ipv4_number)
+    n = draw(number)
     zeros = "0" * draw(st.integers(0, 2))
     if kind == "dec":
         return str(n), n
@@ -125,18 +160,30 @@ def _ipv4_value(parts: list[tuple[str, int | None]]) -> int | None:
     return numbers[-1] + sum(n * 256 ** (3 - i) for i, n in enumerate(numbers[:-1]))
 
 
+#: a part at the limit of a part before the last (255), or one past it
+_ipv4_byte_edge = _ipv4_part(st.sampled_from((255, 256)), kinds=("dec", "dec", "oct", "hex"))
+
+
+def _ipv4_last_edge(count: int):
+    """The last part at its limit for ``count`` parts (256 ** (5 - count) - 1), or one past."""
+    limit = 256 ** (5 - min(count, 4))
+    return _ipv4_part(st.sampled_from((limit - 1, limit)), kinds=("dec", "dec", "oct", "hex"))
+
+
 @st.composite
 def _ipv4_case(draw, decorate: bool):
     count = draw(st.sampled_from((1, 2, 3, 4, 4, 4, 5)))
-    parts = [draw(_ipv4_part()) for _ in range(count - 1)]
+    parts = [draw(st.one_of(_ipv4_part(), _ipv4_byte_edge)) for _ in range(count - 1)]
     # The last part ends in a number, so the host parser must take the IPv4 path: a decimal,
     # octal or hex number, or "09"-like digits the IPv4 parser then rejects.
-    last = draw(_ipv4_part().filter(lambda p: p[1] is not None or p[0] in ("09", "08")))
+    last = draw(st.one_of(
+        _ipv4_part().filter(lambda p: p[1] is not None or p[0][:1] == "0" and p[0].isdigit()),
+        _ipv4_last_edge(count)))
     parts.append(last)
     value = _ipv4_value(parts)
     text = ".".join(t for t, _ in parts) + draw(st.sampled_from(("", "", "", ".")))
     if decorate:
-        how = draw(st.sampled_from(("plain", "plain", "fullwidth", "dots", "percent")))
+        how = draw(st.sampled_from(("plain", "plain", "plain", "fullwidth", "dots", "percent")))
         if how == "fullwidth":  # UTS46 maps full-width digits and letters to ASCII
             text = "".join(FULLWIDTH_DIGITS.get(c, c) for c in text)
         elif how == "dots":
@@ -181,22 +228,27 @@ def _ipv6_piece_text(draw, piece: int) -> str:
 
 
 #: ways to break a valid IPv6 text, each making the IPv6 parser fail
-_IPV6_BREAKS = ("too-many-pieces", "too-few-pieces", "multiple-compression", "leading-colon",
-                "trailing-colon", "five-digits", "invalid-code-point", "ipv4-leading-zero",
-                "ipv4-three-parts", "ipv4-out-of-range", "ipv4-too-late")
+_IPV6_BREAKS = ("too-many-pieces", "too-many-pieces-around-compression", "too-few-pieces",
+                "multiple-compression", "leading-colon", "trailing-colon", "five-digits",
+                "five-digits", "invalid-code-point", "ipv4-leading-zero", "ipv4-three-parts",
+                "ipv4-out-of-range", "ipv4-too-late")
 
 
 @st.composite
 def _ipv6_case(draw):
+    """An IPv6 text: eight pieces, or '::' after any number of pieces (0 to 7) with any number
+    after it (eight in all, around '::', is one too many), the last two pieces sometimes an
+    embedded IPv4; a third of the others broken."""
     pieces = list(draw(ipv6_addresses))
     compress = None
     if draw(st.booleans()):
-        i = draw(st.integers(0, 7))
-        j = draw(st.integers(i + 1, 8))
-        pieces[i:j] = [0] * (j - i)
-        compress = (i, j)
+        before = draw(st.sampled_from(range(8)))
+        after = draw(st.sampled_from(range(9 - before)))
+        pieces[before:8 - after] = [0] * (8 - after - before)
+        compress = (before, 8 - after)
     embed = draw(st.booleans()) and (compress is None or compress[1] <= 6)
-    texts = [draw(_ipv6_piece_text(p)) for p in pieces]
+    hex_texts = [draw(_ipv6_piece_text(p)) for p in pieces]
+    texts = list(hex_texts)
     if embed:
         p6, p7 = pieces[6], pieces[7]
         texts[6:8] = [f"{p6 >> 8}.{p6 & 255}.{p7 >> 8}.{p7 & 255}"]
@@ -205,23 +257,25 @@ def _ipv6_case(draw):
     else:
         i, j = compress
         text = ":".join(texts[:i]) + "::" + ":".join(texts[j:])
-    case = IPv6Case(text, tuple(pieces))
-    if draw(st.booleans()):
-        return case
-    return _break_ipv6(draw, case, compress, embed)
+    if compress is not None and compress[0] == compress[1]:
+        return IPv6Case(text, None)  # IPv6-too-many-pieces
+    if draw(st.integers(0, 2)):
+        return IPv6Case(text, tuple(pieces))
+    return _break_ipv6(draw, text, hex_texts)
 
 
-def _break_ipv6(draw, case: IPv6Case, compress, embed: bool) -> IPv6Case:
-    text = case.text
+def _break_ipv6(draw, text: str, hex_texts: list[str]) -> IPv6Case:
+    """``text`` (or its eight pieces, ``hex_texts``) broken one way of ``_IPV6_BREAKS``."""
     how = draw(st.sampled_from(_IPV6_BREAKS))
     if how == "too-many-pieces":
-        text = text + ":1" if compress is None and not embed else "1:" * 8 + text
+        text = ":".join(hex_texts + [draw(_ipv6_piece_text(1))])
+    elif how == "too-many-pieces-around-compression":  # eight pieces and a '::' among them
+        k = draw(st.integers(1, 7))
+        text = ":".join(hex_texts[:k]) + "::" + ":".join(hex_texts[k:])
     elif how == "too-few-pieces":
-        if compress is not None:
-            return case
-        text = text.split(":", 1)[1]
+        text = ":".join(hex_texts[:draw(st.integers(1, 7))])
     elif how == "multiple-compression":
-        text = "1::" + text.strip(":") + "::1"
+        text = "1::2::" + text.lstrip(":")
     elif how == "leading-colon":
         text = ":" + text.lstrip(":")
     elif how == "trailing-colon":
@@ -234,7 +288,8 @@ def _break_ipv6(draw, case: IPv6Case, compress, embed: bool) -> IPv6Case:
     elif how.startswith("ipv4"):
         bad = {"ipv4-leading-zero": "1.02.3.4", "ipv4-three-parts": "1.2.3",
                "ipv4-out-of-range": "1.2.3.256", "ipv4-too-late": "1.2.3.4"}[how]
-        prefix = "1:2:3:4:5:6:7:" if how == "ipv4-too-late" else "::"
+        prefix = "1:2:3:4:5:6:7:" if how == "ipv4-too-late" else draw(
+            st.sampled_from(("::", "1::", "::ffff:")))
         text = prefix + bad
     return IPv6Case(text, None)
 
@@ -287,7 +342,47 @@ _unicode_label = st.text(
     alphabet=st.characters(categories=("Ll", "Lu", "Lo", "Mn", "Nd", "So"), max_codepoint=0x2FFFF),
     min_size=1, max_size=8)
 _punycode_label = _unicode_label.map(lambda s: "xn--" + s.encode("punycode").decode("ascii"))
-_label = st.one_of(_ldh_label, _ldh_label, _unicode_label, _punycode_label, _edge_label)
+
+
+#: what comes before and after a joiner: a virama, letters that join (L or D, then R or D,
+#: some with a transparent mark between), other code points, nothing
+_joiner_context = st.one_of(
+    st.tuples(st.sampled_from(sp.VIRAMA_EXAMPLES), st.sampled_from(("", "\u0937", "a"))),
+    st.sampled_from(sp.JOINING_CONTEXT_EXAMPLES),
+    st.tuples(st.sampled_from(("a", "\u05d0", "1", "\u0915")), st.sampled_from(("", "b"))),
+    st.tuples(st.just(""), st.sampled_from(("a", "\u0628", ""))),
+)
+
+
+@st.composite
+def _joiner_label(draw):
+    """A label with one to three ZWJ or ZWNJ, each in one of the contexts CheckJoiners tells
+    apart (https://www.rfc-editor.org/rfc/rfc5892#appendix-A)."""
+    label = ""
+    for _ in range(draw(st.integers(1, 3))):
+        before, after = draw(_joiner_context)
+        label += before + draw(st.sampled_from((sp.ZWJ, sp.ZWNJ))) + after
+    return label
+
+
+_bidi_example = st.sampled_from(tuple(c for cs in sp.BIDI_CLASS_EXAMPLES.values() for c in cs))
+_rtl_example = st.sampled_from(sp.BIDI_CLASS_EXAMPLES["R"] + sp.BIDI_CLASS_EXAMPLES["AL"]
+                               + sp.BIDI_CLASS_EXAMPLES["AN"])
+
+
+@st.composite
+def _bidi_label(draw):
+    """A label that makes its domain a Bidi domain name (a code point of class R, AL or AN, first
+    or not) among code points of every class RFC 5893's rules name
+    (https://www.rfc-editor.org/rfc/rfc5893#section-2: CheckBidi)."""
+    rest = draw(st.lists(_bidi_example, max_size=4))
+    i = draw(st.one_of(st.just(0), st.integers(0, len(rest))))
+    return "".join(rest[:i]) + draw(_rtl_example) + "".join(rest[i:])
+
+
+# (st.one_of flattens _edge_label into its six branches)
+_label = st.one_of(_ldh_label, _ldh_label, _unicode_label, _punycode_label, _edge_label,
+                   _joiner_label(), _joiner_label(), _bidi_label(), _bidi_label())
 _dot = st.sampled_from((".", ".", ".", ".") + IDEOGRAPHIC_DOTS)
 
 
@@ -317,12 +412,46 @@ opaque_hosts = st.one_of(
               ("%", "%2", "%41", "%zz", "é", "\x7f", "\x01", " ", "#", "^", "|", "{", "`",
                "\ud800", "\u00a0"), 3),
 )
+
+
+#: https://url.spec.whatwg.org/#forbidden-domain-code-point (the forbidden host code points
+#: are among them), each raw and percent-encoded: the host parser percent-decodes a domain
+#: before it looks for them, an opaque host keeps the escapes
+_FORBIDDEN_SPELLED = tuple(v for c in sp.FORBIDDEN_DOMAIN_CODE_POINTS
+                           for v in (c, sp.percent_encoded(c)))
+
+
+@st.composite
+def _forbidden_run(draw, max_size: int):
+    """One to ``max_size`` forbidden code points, raw and percent-encoded in turn, from any
+    place in the list, forwards or backwards; escapes in either case. Hypothesis draws most
+    examples as variations of earlier ones, near the start of a range: one code point per host
+    meets about half the list in a hundred hosts; runs of up to half of it from either end
+    meet all of it."""
+    spelled = _FORBIDDEN_SPELLED if draw(st.booleans()) else _FORBIDDEN_SPELLED[::-1]
+    start = draw(st.integers(0, len(spelled) - 1))
+    size = draw(st.integers(1, max_size))
+    run = "".join((spelled * 2)[start:start + size])
+    return run.lower() if draw(st.booleans()) else run
+
+
+@st.composite
+def _insert(draw, base, inserted):
+    text, piece = draw(base), draw(inserted)
+    i = draw(st.integers(0, len(text)))
+    return text[:i] + piece + text[i:]
+
+
 #: every kind of host text the host parser may meet
-hosts = st.one_of(
-    domains, ipv4_texts, ipv6_texts.map(lambda t: f"[{t}]"), opaque_hosts,
-    st.text(max_size=10), _sprinkle(st.text(max_size=6), LONE_SURROGATES, 1),
+_any_host = st.one_of(
+    domains, ipv4_texts, ipv6_texts.map(lambda t: f"[{t}]"), opaque_hosts, st.text(max_size=10),
     st.sampled_from(("[", "]", "[::1", "::1]", "[]", "[::1]:80")),
 )
+#: hosts of every kind: half of them as they are, a sixth with one forbidden code point (raw
+#: or percent-encoded), a sixth with a run of them, a sixth with lone surrogates
+hosts = _kinds(_any_host, _any_host, _any_host, _insert(_any_host, _forbidden_run(1)),
+               _insert(_any_host, _forbidden_run(len(_FORBIDDEN_SPELLED) // 2)),
+               _with_lone_surrogates(_any_host))
 
 
 # -- percent-encoding and encodings ----------------------------------------------------------
@@ -333,12 +462,16 @@ percent_encode_set_names = st.sampled_from(PERCENT_ENCODE_SET_NAMES)
 _ascii_printable_and_controls = st.characters(min_codepoint=0, max_codepoint=0x7F)
 #: strings that meet every percent-encode set: all of ASCII, '%' in valid and broken escapes,
 #: 2-, 3- and 4-byte UTF-8, noncharacters, lone surrogates and a surrogate pair
+# (' ' and '~' twice: only the application/x-www-form-urlencoded set encodes them)
+_percent_sprinkled = _sprinkle(
+    st.text(alphabet=_ascii_printable_and_controls, max_size=8),
+    ("%", "%41", "%zz", "%2", "é", "€", "𝌆", "\ufffe", "\uffff", " ", "+", "~", "\x7f", "\x00",
+     " ", "~") + LONE_SURROGATES + (SURROGATE_PAIR,), 4)
 percent_texts = st.one_of(
     st.text(alphabet=_ascii_printable_and_controls, max_size=16),
     st.text(max_size=10),
-    _sprinkle(st.text(alphabet=_ascii_printable_and_controls, max_size=8),
-              ("%", "%41", "%zz", "%2", "é", "€", "𝌆", "\ufffe", "\uffff", " ", "+", "~",
-               "\x7f", "\x00") + LONE_SURROGATES + (SURROGATE_PAIR,), 4),
+    _percent_sprinkled,
+    _with_lone_surrogates(_percent_sprinkled),
 )
 #: percent-decoding input: random bytes, and bytes thick with '%' escapes
 percent_bytes = st.one_of(
@@ -371,6 +504,7 @@ _form_text = st.one_of(
     _sprinkle(st.text(alphabet="ab ", max_size=4),
               ("&", "=", "+", "%", "%20", "%zz", "é", "~", "*", "\ufeff", "\x00")
               + LONE_SURROGATES[:1], 3),
+    _with_lone_surrogates(st.text(max_size=4)),
 )
 form_pairs = st.lists(st.tuples(_form_text, _form_text), max_size=5)
 #: urlencoded bytes: separators and escapes among random bytes, invalid UTF-8, a BOM
@@ -407,7 +541,7 @@ PORTS = ("", "0", "1", "21", "80", "443", "8080", "65535", "65536", "080", "0000
 _port = st.one_of(st.just(""), st.sampled_from(("0", "65535", "65536")).map(lambda p: ":" + p),
                   st.sampled_from(PORTS[1:]).map(lambda p: ":" + p), st.just(":"))
 #: https://url.spec.whatwg.org/#single-dot-path-segment and double-dot, in every spelling
-DOT_SEGMENTS = (".", "..", "%2e", "%2E", ".%2e", "%2e.", "%2e%2E", "%2E%2e", ".%2E", "%2E.")
+DOT_SEGMENTS = sp.DOT_SEGMENT_SPELLINGS
 #: other path segments: Windows drive letters, near-dots, code points to encode
 PATH_SEGMENTS = (
     "...", ".%2", "C:", "c|", "C%3A", "C%7C", "Z:", "a:", "C:.", "ab:", "|", "a b", "é", "%",
@@ -438,12 +572,40 @@ def _structured_url(draw):
     return text
 
 
+#: https://url.spec.whatwg.org/#windows-drive-letter: an ASCII alpha, then ':' or '|'
+_drive_letter = st.tuples(st.sampled_from(string.ascii_letters), st.sampled_from(":|")).map(
+    "".join)
+#: a drive letter followed by what may follow one (a slash, '?', '#', nothing), or by a code
+#: point that makes it no drive letter
+_drive_letter_and_after = st.tuples(
+    _drive_letter, st.sampled_from(("", "/", "\\", "?", "#", "b"))).map("".join)
+
+
+#: a file URL's authority: none (no slashes, one, or three or more: the host is empty), two
+#: slashes and a host, two slashes and a drive letter (https://url.spec.whatwg.org/#file-host-state
+#: reads it as the path's), or any run of slashes and a host
+_file_authority = st.one_of(
+    st.sampled_from(("", "/", "///", "\\", "\\\\\\", "////")),
+    st.sampled_from(("", "/", "///")),
+    st.tuples(st.sampled_from(("//", "\\\\", "/\\")),
+              st.sampled_from(("localhost", "host", "[::1]", "xn--8i7caa", "1.2.3.4")),
+              st.sampled_from(("/", "\\"))).map("".join),
+    st.sampled_from(("//host/", "//localhost/")),
+    st.tuples(st.sampled_from(("//", "\\\\")), _drive_letter).map("".join),
+    st.tuples(_slashes, st.sampled_from(("", "host", "C:"))).map("".join),
+)
+
+
 @st.composite
 def _file_url(draw):
-    drive = draw(st.sampled_from(("", "C:", "c|", "C:/", "/C:", "C|/", "C%3A", "a:b")))
-    host = draw(st.sampled_from(("", "", "localhost", "host", "C:", "[::1]", "xn--8i7caa")))
-    return (draw(st.sampled_from(("file:", "FILE:", "file", ""))) + draw(_slashes) + host
-            + draw(_slashes) + drive + draw(_path) + draw(_query) + draw(_fragment))
+    """file: URLs without a host, with one, or with a drive letter as the host; then a drive
+    letter ('X:' or 'X|', either case, followed by a slash, '?', '#' or nothing) or a near miss
+    first in the path."""
+    scheme = draw(st.sampled_from(("file:", "file:", "FILE:", "file", "")))
+    drive = draw(st.one_of(st.just(""), _drive_letter_and_after, _drive_letter_and_after,
+                           st.sampled_from(("C%3A", "a:b", "/C:"))))
+    return (scheme + draw(_file_authority) + drive + draw(_path) + draw(_query)
+            + draw(_fragment))
 
 
 def _decorate_url(base):
@@ -460,7 +622,7 @@ def _decorate_url(base):
 urls = st.one_of(
     _structured_url(), _structured_url(), _structured_url(), _file_url(),
     _decorate_url(_structured_url()), _decorate_url(_file_url()),
-    st.text(max_size=20), _url_ascii,
+    _with_lone_surrogates(_structured_url()), st.text(max_size=20), _url_ascii,
 )
 #: bases: a fixed set that covers every kind of base (special, file with a drive, opaque path,
 #: non-special with and without host, the "/." path prefix), and generated ones
@@ -471,6 +633,30 @@ BASES = (
     "non-spec:/..//p", "ws://h", "ftp://h/d/", "blob:https://example.org/uuid", "mailto:a@b",
 )
 bases = st.one_of(st.sampled_from(BASES), _structured_url())
+FILE_BASES = tuple(b for b in BASES if b.startswith("file:")) + ("file:///c:/", "file://h/D:/a/b")
+#: relative references the file state reads against a file base
+#: (https://url.spec.whatwg.org/#file-state): a drive letter first ('X:' would be a scheme),
+#: after one slash or two, a path-absolute reference, '..' and path-relative references
+_file_reference = st.one_of(
+    st.tuples(st.sampled_from(("", "/", "\\", "//", "\\\\", "/\\")), _drive_letter_and_after,
+              _path).map("".join),
+    st.tuples(st.sampled_from(("", "/", "\\", "//", "\\\\", "/\\")), _drive_letter_and_after,
+              _path).map("".join),
+    st.tuples(st.sampled_from(("/", "/", "\\", "..", "../..", "%2e%2E/..", "x", "")), _path).map(
+        "".join),
+)
+_file_reference_and_base = st.tuples(_file_reference, st.sampled_from(FILE_BASES))
+#: (URL string, base or None) as the URL properties take them: any URL with or without any
+#: base, file URLs (the quirkiest part of the parser), and relative references against file
+#: bases
+_some_base = st.one_of(st.none(), bases)
+urls_and_bases = st.one_of(
+    st.tuples(urls, _some_base), st.tuples(urls, _some_base), st.tuples(urls, _some_base),
+    st.tuples(_file_url(), _some_base), _file_reference_and_base,
+    st.tuples(_with_lone_surrogates(_structured_url()), _some_base))
+#: (URL string, base): the same, always with a base
+urls_against_bases = st.one_of(st.tuples(urls, bases), st.tuples(urls, bases),
+                               st.tuples(_file_url(), bases), _file_reference_and_base)
 
 
 # -- setters and search params ---------------------------------------------------------------
@@ -515,7 +701,8 @@ SEARCH_PARAM_NAMES = ("a", "b", "A", "", "é", "\U0001f600", "\uff46", "a b", "+
 #: above U+FFFF and in U+E000-U+FFFF: these sort in one order by code point, the other by code unit
 CODE_UNIT_ORDER_NAMES = ("\U0001f600", "\U00010000", "\uff46", "\ue000", "\uffff")
 search_param_names = st.one_of(st.sampled_from(SEARCH_PARAM_NAMES), st.text(max_size=3),
-                               st.sampled_from(CODE_UNIT_ORDER_NAMES))
+                               st.sampled_from(CODE_UNIT_ORDER_NAMES),
+                               _with_lone_surrogates(st.text(max_size=2)))
 _param_value = st.one_of(st.sampled_from(("", "1", "2", "x y", "é", "&=", "%zz", "\t", "x\ny")),
                          st.text(max_size=3))
 
@@ -563,6 +750,7 @@ fast_path_urls = st.tuples(
               st.sampled_from(("a.1", "a.0x", "1.2.3.4", "a.", ".", "..", "XN--8I7CAA", "_"))),
     st.one_of(st.just(""), st.from_regex(r":[0-9]{0,6}", fullmatch=True)),
     st.one_of(st.just(""), st.lists(st.one_of(st.sampled_from(DOT_SEGMENTS),
+                                              st.sampled_from(DOT_SEGMENTS),
                                               st.text(_printable, max_size=4)), max_size=4)
               .map(lambda segs: "".join("/" + seg for seg in segs))),
     st.one_of(st.just(""), st.text(_printable, max_size=6).map(lambda q: "?" + q)),

@@ -122,7 +122,9 @@ DOMAIN_FORMS = {
 
 
 def test_the_domain_strategy_produces_every_form():
-    assert missing_forms(s.domains, DOMAIN_FORMS) == []
+    # 1,000 examples: the domain strategy has the most forms to meet (seventeen), and 300
+    # derandomized examples met all of them or all but one depending on what ran before.
+    assert missing_forms(s.domains, DOMAIN_FORMS, settings(SAMPLE, max_examples=1000)) == []
 
 
 HOST_FORMS = {

@@ -26,6 +26,7 @@ from collections.abc import Iterator
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from properties import spellings  # noqa: E402
 from urlwb import corpus_store  # noqa: E402
 from urlwb.fuzzdata import Writer  # noqa: E402
 
@@ -183,7 +184,45 @@ def seeds_fast_path(mod) -> Iterator[bytes]:
                 yield text.encode("utf-8", "surrogatepass")
 
 
+def seeds_reference(mod) -> Iterator[bytes]:
+    # First (spread() always keeps the first): a case for the one step of the reference that
+    # neither the spread of WPT's cases below nor 600,000 fuzzing runs reached, the scheme
+    # state's step 2.1.3 (a URL with a port cannot become a file URL).
+    yield (Writer().choice(*index(mod.MODES, "protocol")).choice(*index(mod.ENCODINGS, "utf-8"))
+           .text("file").rest("https://example.net:1234").data())
+    # WPT's URL inputs, alone and with their bases, alternating, in UTF-8 and (for those with a
+    # query) in each other encoding in turn; and setters_tests.json's cases (the href as the
+    # input, the new value as the setter's value).
+    for i, c in enumerate(url_cases()):
+        encoding = mod.ENCODINGS[i % len(mod.ENCODINGS)] if "?" in c["input"] else "utf-8"
+        mode = "alone" if c.get("base") is None or i % 2 else "base"
+        w = Writer().choice(*index(mod.MODES, mode)).choice(*index(mod.ENCODINGS, encoding))
+        if mode == "base":
+            w.text(c["base"])
+        yield w.rest(c["input"]).data()
+    with open(DATA / "wpt" / "setters_tests.json", encoding="utf-8") as fh:
+        tests = json.load(fh)
+    for attr, cases in tests.items():
+        for c in cases if attr != "comment" else ():
+            yield (Writer().choice(*index(mod.MODES, attr)).choice(*index(mod.ENCODINGS, "utf-8"))
+                   .text(c["new_value"]).rest(c["href"]).data())
+
+
 GENERATORS = {name[len("seeds_"):]: fn for name, fn in globals().items() if name.startswith("seeds_")}
+
+
+def spelling_seeds_url(mod) -> Iterator[bytes]:
+    """The example of every URL spelling in properties/spellings.py (dot segments, drive letters
+    in file URLs and in references against file bases, ...), with its base: the WPT cases the
+    cap keeps need not hold them, and a dictionary token cannot give an input its base."""
+    examples = [x.example for x in spellings.SPELLINGS if x.example and x.example.kind == "url"]
+    for i, example in enumerate(examples):
+        w = Writer().choice(0, 2) if example.base is None else Writer().choice(1, 2).text(example.base)
+        yield w.choice(i % len(mod.CHECKS), len(mod.CHECKS)).rest(example.text).data()
+
+
+#: seeds added beyond the cap, per target
+BEYOND_THE_CAP = {"url": spelling_seeds_url}
 
 
 def spread(items: list[bytes], cap: int) -> list[bytes]:
@@ -204,7 +243,10 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"no seed generator for {', '.join(unknown)} (known: {', '.join(GENERATORS)})")
     for target in args.targets or list(GENERATORS):
-        seeds = spread(list(GENERATORS[target](corpus_store.load_target(target))), args.cap)
+        module = corpus_store.load_target(target)
+        seeds = spread(list(GENERATORS[target](module)), args.cap)
+        if target in BEYOND_THE_CAP:
+            seeds += [s for s in BEYOND_THE_CAP[target](module) if s not in seeds]
         folder = corpus_store.seed_dir(target)
         folder.mkdir(parents=True, exist_ok=True)
         if args.clean:

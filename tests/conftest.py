@@ -7,7 +7,17 @@ from pathlib import Path
 
 import pytest
 
+import engine
+import engine.reference
+
 DATA = Path(__file__).parent / "data"
+
+#: The two parsers every conformance test runs: the engine's fast one and the reference
+#: (engine/reference/, the Standard's steps as written), each as the URL API and as the basic URL
+#: parser.
+URL_CLASSES = {"fast": engine.URL, "reference": engine.reference.ReferenceURL}
+PARSERS = {"fast": engine.basic_url_parse, "reference": engine.reference.basic_url_parse}
+SERIALIZERS = {"fast": engine.serialize_url, "reference": engine.reference.serialize_url}
 
 
 def load_wpt(name: str) -> list[dict]:

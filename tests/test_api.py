@@ -143,3 +143,11 @@ def test_url_records():
     assert a.includes_credentials is False and url_parse("ws://u@h").includes_credentials
     assert url_parse("mailto:x").has_opaque_path and url_parse("mailto:x").cannot_have_username_password_port
     assert repr(a) == "<URLRecord 'http://h/a#x'>"
+
+
+def test_a_tab_between_lone_surrogates_does_not_join_them():
+    # The parser's input is a scalar value string (the API's USVString): each lone surrogate is
+    # U+FFFD before tabs and newlines are removed (found by fuzz_reference: the fast parser
+    # removed the tab first and joined the two into U+1F600).
+    assert engine.URL("http://a/\ud83d\t\ude00").href == "http://a/%EF%BF%BD%EF%BF%BD"
+    assert engine.URL("http://a/\ud83d\n\ude00?\ud83d\r\ude00").search == "?%EF%BF%BD%EF%BF%BD"

@@ -4,12 +4,11 @@
 import importlib.util
 import json
 import pathlib
-import shutil
 
 import pytest
 
 from urlwb import classify, cli, generate, oracles
-from urlwb.diff import decode_case, encode_case
+from urlwb.differential import decode_case, encode_case
 from urlwb.oracles import FAILURE, Record, from_api
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -81,22 +80,21 @@ def test_an_undocumented_exception_is_reported_as_a_crash_not_a_failure():
     assert r.crash and "NotImplementedError" in r.crash and not r.failure
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node not on PATH")
-def test_node_server_is_one_process_answering_batches_for_both_node_oracles():
-    shared = {}
-    node = oracles.node_oracle.NodeURLOracle(shared) if hasattr(oracles, "node_oracle") else None
-    if node is None:
-        from urlwb.oracles.node_oracle import NodeURLOracle
-        node = NodeURLOracle(shared)
+@pytest.mark.parametrize("name", ["node", "whatwg-url", "node-legacy-url", "url-parse"])
+def test_each_node_oracle_is_a_process_of_its_own_answering_pipelined_batches(name):
+    o = load_one(name)
     try:
-        out = node.parse_many([("foo", None), ("http://EX%41MPLE.com/./x", None), ("y", "sc://h/x")] * 1500)
-        assert len(out) == 4500 and out[0] == FAILURE
-        assert out[1].href == "http://example.com/x" and out[2].href == "sc://h/y"
-        assert "bundled ada" in node.version
-        assert shared["node"].proc.poll() is None
+        out = o.parse_many([("foo", None), ("http://EX%41MPLE.com/./x", None), ("y", "sc://h/x")] * 1500)
+        assert len(out) == 4500 and out[0] == FAILURE and o.sup.counts["answered"] >= 3000
+        assert out[1].scheme == "http" and out[2].href == "sc://h/y"
+        if o.family == "whatwg":
+            assert out[1].host == "example.com"
+        assert o.sup.child.proc.poll() is None and not o.sup.incidents
+        if name == "node":
+            assert "bundled ada" in o.version
     finally:
-        node.close()
-    assert "node" not in shared
+        o.close()
+    assert o.sup.child.proc.poll() is not None
 
 
 def test_an_unknown_parser_name_is_a_one_line_error():
@@ -114,7 +112,8 @@ def test_agreement_is_no_verdict():
 def test_host_difference_outranks_everything_and_keeps_its_cause():
     v = classify.classify("http://a\\b@evil.com/", rec(host="a", path="/b@evil.com/"),
                           rec(host="evil.com", username="a\\b", path="/"), True)
-    assert (v.cls, v.cause) == ("host-origin", "slash")
+    assert (v.cls, v.cause) == ("host-origin", "backslash")
+    assert classify.confusion(v.cls, v.cause) == "backslash"
 
 
 def test_one_failure_is_accept_reject():
@@ -123,7 +122,10 @@ def test_one_failure_is_accept_reject():
 
 
 @pytest.mark.parametrize("input, a, b, cls", [
-    ("http://a/x\\y", rec(path="/x/y"), rec(path="/x%5Cy"), "slash"),
+    ("http://a/x\\y", rec(path="/x/y"), rec(path="/x%5Cy"), "backslash"),
+    ("http:///a/x", rec(path="/x"), rec(host="", path="/a/x"), "host-origin"),
+    ("http:a/x", rec(path="/x"), rec(path="/a/x"), "slashes"),
+    ("foo://a/b/../c", rec(scheme="foo", path="/c"), rec(scheme="foo", path="/b/../c"), "scheme-mixup"),
     ("http://a/%2e%2e/y", rec(path="/y"), rec(path="/%2e%2e/y"), "pct-delimiter"),
     ("http://a/x/../y", rec(path="/y"), rec(path="/x/../y"), "path"),
     ("http://a/?q'", rec(query="q%27"), rec(query="q'"), "query-fragment"),
@@ -147,7 +149,7 @@ def test_known_deviations_are_tagged_for_their_parser_only():
 
 
 def test_every_class_has_a_title_and_the_order_starts_with_the_severe_ones():
-    assert classify.CLASS_IDS[1:3] == ["host-origin", "accept-reject"]
+    assert classify.CLASS_IDS[:4] == ["oracle-crashed", "oracle-hung", "host-origin", "accept-reject"]
     assert len(set(classify.CLASS_IDS)) == len(classify.CLASSES)
 
 
@@ -159,8 +161,8 @@ def test_generation_is_deterministic_and_reaches_every_ingredient():
     found = set()
     for i, _ in a:
         found.update(classify.ingredients(i))
-    assert {"scheme", "slash", "userinfo", "pct-delimiter", "whitespace", "ipv4", "idna", "port",
-            "path"} <= found
+    assert {"scheme", "slashes", "backslash", "userinfo", "pct-delimiter", "scheme-mixup",
+            "whitespace", "ipv4", "idna", "port", "path"} <= found
     assert any(b is not None for _, b in a)
 
 
@@ -203,15 +205,25 @@ def test_diff_writes_a_report_for_many_inputs(tmp_path, capsys):
     assert summary["parsers"]["ada_url"]["disagreements"] == 0
     assert summary["parsers"]["urllib"]["by_class"].get("host-origin", 0) > 0
     assert "<script" not in html and "<link" not in html and "<table>" in html
+    # the Claroty-style matrix leads, a cell linked to its witness's full row
+    assert md.index("## Confusion matrix") < md.index("## Parsers")
+    assert "](#witness-1)" in md and "### Witness 1" in md and 'id="witness-1"' in html
+    assert "## Both accept, different hosts" in md
+    # the WHATWG family's findings for export-wpt; each other parser's in a file of its own
     findings = json.loads((tmp_path / "r" / "findings.json").read_text(encoding="utf-8"))
-    assert any(x["input"] == "http://0x7f.1/" and x["parser"] == "urllib" for x in findings)
+    assert all(x["family"] == "whatwg" for x in findings) and not any(x["parser"] == "urllib" for x in findings)
+    urllib = json.loads((tmp_path / "r" / "parsers" / "urllib.json").read_text(encoding="utf-8"))
+    assert urllib["parser"] == "urllib" and urllib["language"] == "Python"
+    case = next(c for c in urllib["cases"] if c["input"] == "http://0x7f.1/")
+    assert case["standard"]["host"] == "127.0.0.1" and case["parser"]["host"] == "0x7f.1"
 
 
-def test_campaign_round_returns_markdown_html_and_summary(tmp_path):
+def test_campaign_round_returns_markdown_and_summary(tmp_path):
     from urlwb.diff import campaign_round
     out = campaign_round(tmp_path, seconds=1)
     assert out["summary"]["sources"]["wpt"] > 800
-    assert out["markdown"].startswith("# Differential round") and "<table>" in out["html"]
+    assert out["markdown"].startswith("# Differential round")
+    assert "<table>" in (tmp_path / "diff" / "report.html").read_text(encoding="utf-8")
     assert all("version" in p for p in out["summary"]["parsers"].values())
 
 
@@ -251,6 +263,6 @@ def test_fuzz_target_files_a_minimized_finding_and_replay_fails_on_it(tmp_path, 
     entries = sorted((tmp_path / "differential" / "regress").glob("*.json"))
     assert len(entries) == 1
     meta = json.loads(entries[0].read_text(encoding="utf-8"))
-    assert meta["signature"] == "host-origin:engine~ada_url" and meta["status"] == "open"
+    assert meta["signature"] == "host-origin/backslash:engine~ada_url" and meta["status"] == "open"
     assert len(meta["input"]) < len("http://example.com/a\\b?query#frag") and "\\" in meta["input"]
     fd.check(encode_case("http://example.com/", None))  # no disagreement: passes

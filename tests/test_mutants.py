@@ -28,8 +28,9 @@ def _engine_copy(tmp_path: pathlib.Path, module: str = "", old: str = "", new: s
 
 
 def test_the_kill_suite_passes_the_engine_as_it_is(tmp_path):
+    known = tmp_path / "differences.json"
     verdict, passed = mutants.run_suite(_engine_copy(tmp_path), {}, default_timeout=300,
-                                        extra_args=["--max-examples", "3"])
+                                        extra_args=["--max-examples", "3", "--record-differences", str(known)])
     assert not verdict.killed, verdict
     assert {"wpt:urltestdata", "corpus:url", "differential:url"} <= set(passed)
     assert any(name.startswith("property:") for name in passed)

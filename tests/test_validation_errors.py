@@ -1,6 +1,7 @@
 """Validation errors: each input with the exact, ordered list of validation errors the URL parser
 reports (repeats kept), and whether it fails. Most inputs are the examples of the Standard's
-validation error table.
+validation error table. Every test runs on both parsers: the fast one (``engine.url``) and the
+reference (``engine.reference``).
 
 https://url.spec.whatwg.org/#writing
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine.url import basic_url_parse
+from conftest import PARSERS, SERIALIZERS
 
 # (input, base, errors in order, fails)
 TABLE = [
@@ -81,8 +82,10 @@ TABLE = [
 ]
 
 
+@pytest.mark.parametrize("parser", PARSERS)
 @pytest.mark.parametrize("input,base,expected,fails", TABLE, ids=[repr(t[0]) for t in TABLE])
-def test_validation_errors(input, base, expected, fails):
+def test_validation_errors(input, base, expected, fails, parser):
+    basic_url_parse = PARSERS[parser]
     errors: list[str] = []
     parsed_base = basic_url_parse(base) if base is not None else None
     if fails:
@@ -95,15 +98,17 @@ def test_validation_errors(input, base, expected, fails):
     assert errors == expected
 
 
-def test_listening_changes_nothing():
+@pytest.mark.parametrize("parser", PARSERS)
+def test_listening_changes_nothing(parser):
+    basic_url_parse, serialize_url = PARSERS[parser], SERIALIZERS[parser]
     for input, base, _, fails in TABLE:
         parsed_base = basic_url_parse(base) if base is not None else None
         try:
-            quiet = engine.serialize_url(basic_url_parse(input, parsed_base))
+            quiet = serialize_url(basic_url_parse(input, parsed_base))
         except engine.Failure:
             quiet = None
         try:
-            loud = engine.serialize_url(basic_url_parse(input, parsed_base, errors=[]))
+            loud = serialize_url(basic_url_parse(input, parsed_base, errors=[]))
         except engine.Failure:
             loud = None
         assert quiet == loud, input

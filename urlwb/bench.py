@@ -14,6 +14,12 @@ import pathlib
 import sys
 import time
 import tracemalloc
+import urllib.parse
+from importlib.metadata import PackageNotFoundError, version
+
+import engine
+from engine.punycode import punycode_encode
+from urlwb.cliutil import count_flag
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 WPT = ROOT / "tests" / "data" / "wpt"
@@ -55,10 +61,6 @@ def _table(rows: list[tuple], header: tuple) -> None:
 
 
 def bench_hosts(rounds: int) -> None:
-    import urllib.parse
-
-    import engine
-
     print("hosts: parse_host over the WPT host inputs (toascii.json, IdnaTestV2.json), µs per host")
     hosts = [c["input"] for c in _wpt("toascii.json") + _wpt("IdnaTestV2.json") if c["input"]]
 
@@ -109,10 +111,6 @@ def bench_hosts(rounds: int) -> None:
 
 
 def bench_urls(rounds: int) -> None:
-    import urllib.parse
-
-    import engine
-
     cases = _wpt("urltestdata.json")
     pairs = [(c["input"], c.get("base")) for c in cases]
     print(f"urls: URL(input, base) over all {len(pairs)} urltestdata (input, base) pairs, µs per URL")
@@ -160,8 +158,6 @@ def bench_urls(rounds: int) -> None:
 
 
 def _punycode_of(n: int) -> str:
-    from engine.punycode import punycode_encode
-
     return punycode_encode("".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(n)))
 
 
@@ -180,15 +176,17 @@ GROWTH = {
     "percent runs": lambda n: "http://h/" + "%41" * n,
     "query": lambda n: "http://h/?" + "a=b&" * n,
     "backslashes": lambda n: "http:" + "\\" * n + "h",
+    # Not through the URL parser: the host's registrable domain (public suffix algorithm).
+    "labels through the public suffix": (lambda n: "a." * n + "example.co.uk",
+                                         lambda s: engine.registrable_domain(engine.parse_host(s))),
 }
 
 
 def bench_growth(rounds: int, n: int = 2000) -> None:
-    import engine
-
     print(f"growth: parse time at size n={n} and 10n; the ratio must stay near 10 (linear)")
     rows = []
-    for name, make in GROWTH.items():
+    for name, shape in GROWTH.items():
+        make, run = shape if isinstance(shape, tuple) else (shape, engine.URL)
         times = []
         for size in (n, 10 * n):
             s = make(size)
@@ -196,7 +194,7 @@ def bench_growth(rounds: int, n: int = 2000) -> None:
             for _ in range(max(3, rounds // 2)):
                 t = time.perf_counter()
                 try:
-                    engine.URL(s)
+                    run(s)
                 except engine.Failure:
                     pass
                 best = min(best, time.perf_counter() - t)
@@ -207,8 +205,6 @@ def bench_growth(rounds: int, n: int = 2000) -> None:
 
 
 def bench_memory(rounds: int) -> None:
-    import engine
-
     cases = _wpt("urltestdata.json")
     inputs = [c["input"] for c in cases if not c.get("failure") and c.get("base") is None]
     print(f"memory: bytes per parsed URL record (tracemalloc, {len(inputs)} WPT inputs without base)")
@@ -242,6 +238,7 @@ def bench_memory(rounds: int) -> None:
 
 
 def run(args) -> int:
+    count_flag("--rounds", args.rounds)
     print(f"python {sys.version.split()[0]}; versions: " + _versions())
     what = args.what
     for name, fn in (("hosts", bench_hosts), ("urls", bench_urls), ("growth", bench_growth), ("memory", bench_memory)):
@@ -252,8 +249,6 @@ def run(args) -> int:
 
 
 def _versions() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
     out = []
     for dist in ("pywhatwgurl", "ada-url", "idna"):
         try:

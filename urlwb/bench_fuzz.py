@@ -19,14 +19,18 @@ from __future__ import annotations
 import json
 import pathlib
 import re
-import statistics
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
-from urlwb import corpus_store
+from urlwb import children, corpus_store
+from urlwb.cliutil import count_flag, seconds_flag
+from urlwb.errors import UsageError
+from urlwb.fuzz import libfuzzer_flags
+from urlwb.minimize import fuzzer_env
 
 GOALS = {"url": 6000, "host": 15000, "percent": 15000}
 #: The peer's exec/s the issue states the goals against ("about 2,000 on these machines"): the
@@ -37,15 +41,13 @@ _STAT = re.compile(r"^stat::(\w+):\s+(\d+)", re.M)
 
 
 def bench_one(script: pathlib.Path, seeds: pathlib.Path, flags: list[str], seconds: float) -> dict:
-    from urlwb.minimize import fuzzer_env
-
     with tempfile.TemporaryDirectory(prefix="urlwb-bench-") as tmp:
         corpus = pathlib.Path(tmp, "corpus")
         shutil.copytree(seeds, corpus) if seeds.is_dir() else corpus.mkdir()
         cmd = [sys.executable, str(script), str(corpus), f"-max_total_time={max(1, int(seconds))}",
                "-print_final_stats=1", "-seed=1", f"-artifact_prefix={tmp}/", *flags]
         t0 = time.monotonic()
-        proc = subprocess.run(cmd, cwd=tmp, env=fuzzer_env(), stdout=subprocess.DEVNULL,
+        proc = children.run(cmd, cwd=tmp, env=fuzzer_env(), stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, text=True, errors="replace")
         wall = time.monotonic() - t0
     stats = {k: int(v) for k, v in _STAT.findall(proc.stderr)}
@@ -71,8 +73,6 @@ def print_table(header: tuple, rows: list[tuple], markdown: bool, widths: tuple[
 def run_events(targets: list[str], root: pathlib.Path, markdown: bool) -> int:
     """``--events``: traced events per input of each target (urlwb.fuzz_events), replaying this
     checkout's seed and working corpora through the targets and engine of ``root``."""
-    from urlwb.cli import UsageError
-    from urlwb.minimize import fuzzer_env
 
     if not (root / "fuzzers").is_dir() or not (root / "engine").is_dir():
         raise UsageError(f"--root {root}: not a url-workbench checkout (no fuzzers/ or engine/)")
@@ -82,7 +82,7 @@ def run_events(targets: list[str], root: pathlib.Path, markdown: bool) -> int:
             print(f"{t}: skipped, {root} has no fuzzers/fuzz_{t}.py", flush=True)
             continue
         folders = [str(corpus_store.seed_dir(t)), str(corpus_store.work_root() / "corpus" / t)]
-        proc = subprocess.run([sys.executable, "-m", "urlwb.fuzz_events", str(root), t, *folders],
+        proc = children.run([sys.executable, "-m", "urlwb.fuzz_events", str(root), t, *folders],
                               env=fuzzer_env(), capture_output=True, text=True,
                               cwd=corpus_store.ROOT)
         if proc.returncode != 0:
@@ -99,9 +99,6 @@ def run_events(targets: list[str], root: pathlib.Path, markdown: bool) -> int:
 
 
 def add_arguments(parser) -> None:
-    from urlwb.cliutil import one_line_errors
-
-    one_line_errors(parser)
     parser.add_argument("targets", nargs="*", metavar="TARGET", help="targets (default: all)")
     parser.add_argument("--seconds", type=float, default=10.0, metavar="S",
                         help="libFuzzer time per target (default 10)")
@@ -118,11 +115,10 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from urlwb.cli import UsageError
-    from urlwb.fuzz import libfuzzer_flags
-
-    if not args.seconds >= 1:
+    seconds_flag("--seconds", args.seconds)
+    if args.seconds < 1:
         raise UsageError("--seconds must be at least 1")
+    count_flag("--rounds", args.rounds)
     targets = corpus_store.resolve_targets(args.targets)
     if args.events or args.root:
         if not args.events:
@@ -179,7 +175,8 @@ def run(args) -> int:
                 args.markdown, (-18, 11, 8, 8, -1))
     out = corpus_store.work_root() / "bench" / f"bench-fuzz-{time.strftime('%Y%m%d-%H%M%S')}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"seconds": args.seconds, "rounds": rounds}, indent=1))
+    corpus_store.atomic_write(out, json.dumps({"seconds": args.seconds, "rounds": rounds},
+                                              indent=1).encode())
     if args.rounds > 1:
         print(f"(medians of {args.rounds} rounds, range in brackets; each ratio against its own "
               f"round's peer)")

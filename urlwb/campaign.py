@@ -3,7 +3,9 @@ target, then a report.
 
 1. file any artifact an earlier, interrupted round left untriaged;
 2. measure the engine's branch coverage reached by each target's corpus (seed, regress, working);
-3. fuzz every target in turn, the time split evenly (``urlwb.fuzz``, live progress);
+3. fuzz every target in turn (``urlwb.fuzz``, live progress): first a share of the fuzzing time
+   split evenly, then the rest to the targets that were still gaining (new coverage features per
+   second, and any crash, over their first share), the most to the fastest gainers;
 4. triage the round's crash artifacts into ``corpus/<target>/regress/`` (minimized, deduplicated);
 5. measure the coverage again (the corpus before, plus the inputs the round added);
 6. write ``reports/campaign-<stamp>/report.md`` and ``report.html`` (and ``run.json``), point
@@ -12,20 +14,39 @@ target, then a report.
 
 Findings are filed as soon as they are triaged and every write is atomic, so stopping the
 campaign at any moment loses nothing: the next round triages what was left.
+
+Nothing stops the campaign: an exception of any type in a round (fuzzing, triage, coverage, the
+differential round, the report) is caught there, written into the report with its traceback
+(and, where it concerns one input, with that input), and the campaign goes on to the next
+round. The exit status says what happened: 0 no new finding, 1 new findings or a round that
+failed, 2 a usage error before anything ran.
 """
 
 from __future__ import annotations
 
+import hashlib
+import html
 import json
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 import time
+import traceback
+from concurrent.futures import ThreadPoolExecutor
 
-from urlwb import corpus_store
+from urlwb import corpus_store, coverage, oracles, triage
+from urlwb.cliutil import seconds_flag
+from urlwb.diff import campaign_round
+from urlwb.errors import UsageError
+from urlwb.fuzz import Progress, fuzz_target, jobs_flag
+from urlwb.listing import preview
+from urlwb.report import render_html, render_markdown
 
 DIFF_SHARE = 0.15          # of the time budget, for the differential round when it exists
+FIRST_SHARE = 0.6          # of the fuzzing time, split evenly; the rest goes to the gainers
+MAX_GAINERS = 4            # targets that get a second share
 RESERVE_SECONDS = 25.0     # kept back for triage, the second coverage measurement and the report
 MIN_TARGET_SECONDS = 4.0   # libFuzzer's -max_total_time is whole seconds, after imports
 
@@ -34,13 +55,10 @@ def _cache_path(target: str) -> pathlib.Path:
     """Where the coverage data of ``target``'s current corpus on the current engine is kept:
     keyed by the engine's sources and the corpus listing, so a round starts from the last one's
     'after' measurement instead of replaying everything again."""
-    import hashlib
-
-    from urlwb import coverage
 
     h = hashlib.sha1(coverage.engine_fingerprint().encode())
     for p in coverage.corpus_paths(target):
-        h.update(f"{p.parent.name}/{p.name}\0".encode())
+        h.update(os.fsencode(f"{p.parent.name}/{p.name}") + b"\0")
     folder = coverage.cov_dir() / "cache"
     folder.mkdir(exist_ok=True)
     return folder / f"{target}-{h.hexdigest()[:16]}.data"
@@ -49,10 +67,6 @@ def _cache_path(target: str) -> pathlib.Path:
 def _measure_each(targets: list[str], folder: pathlib.Path, tag: str) -> dict[str, pathlib.Path]:
     """Each target's whole corpus replayed under coverage (two targets at a time), or taken from
     the cache when neither the engine nor the corpus changed since it was measured."""
-    import shutil
-    from concurrent.futures import ThreadPoolExecutor
-
-    from urlwb import coverage
 
     def one(t):
         out, cached = folder / f"{tag}-{t}.data", _cache_path(t)
@@ -73,10 +87,6 @@ def _measure_each(targets: list[str], folder: pathlib.Path, tag: str) -> dict[st
 def _measure_added(targets, folder, before_files, snapshots) -> dict[str, pathlib.Path]:
     """The 'before' data plus the inputs the round added to each working corpus (libFuzzer may
     also have replaced some inputs by smaller ones with the same features: not replayed)."""
-    import shutil
-    from concurrent.futures import ThreadPoolExecutor
-
-    from urlwb import coverage
 
     def one(t):
         work = corpus_store.work_root() / "corpus" / t
@@ -106,8 +116,6 @@ def _work_files(target: str) -> set[str]:
 
 
 def _finding_record(entry: pathlib.Path, meta: dict) -> dict:
-    from urlwb.listing import preview
-
     data = entry.read_bytes()
     return {"target": meta["target"], "signature": meta["signature"], "kind": meta["kind"],
             "detail": str(meta.get(meta["kind"], ""))[:2000], "path": str(entry.relative_to(corpus_store.ROOT))
@@ -125,18 +133,24 @@ def _link_latest(reports: pathlib.Path, out_dir: pathlib.Path) -> None:
     os.replace(tmp, reports / "latest")
 
 
-def write_report(record: dict, out_dir: pathlib.Path) -> None:
-    from urlwb.report import render_html, render_markdown
-
+def write_report(record: dict, out_dir: pathlib.Path, errors: list[dict] | None = None) -> None:
+    """run.json, report.md and report.html; if rendering fails, the report says so, with the
+    traceback, and the campaign goes on (a write that cannot happen is still a WriteError)."""
     corpus_store.atomic_write(out_dir / "run.json", json.dumps(record, indent=1, default=str).encode())
-    corpus_store.atomic_write(out_dir / "report.md", render_markdown(record).encode("utf-8"))
-    corpus_store.atomic_write(out_dir / "report.html", render_html(record).encode("utf-8"))
+    try:
+        md, page = render_markdown(record), render_html(record)
+    except Exception as exc:  # noqa: BLE001 - a report that cannot render must not lose the round
+        line = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
+        if errors is not None:
+            errors.append({"round": "report", "error": line, "traceback": traceback.format_exc()})
+        md = f"# Campaign {record.get('stamp')}\n\nThe report could not be rendered: {line}\n\n" \
+             f"```\n{traceback.format_exc()}```\n\nThe round's data is in run.json.\n"
+        page = "<!doctype html><meta charset=utf-8><pre>" + html.escape(md) + "</pre>"
+    corpus_store.atomic_write(out_dir / "report.md", md.encode("utf-8"))
+    corpus_store.atomic_write(out_dir / "report.html", page.encode("utf-8"))
 
 
 def add_arguments(parser) -> None:
-    from urlwb.cliutil import one_line_errors
-
-    one_line_errors(parser)
     parser.add_argument("--minutes", type=float, default=2.5, metavar="M",
                         help="wall time of the whole round, about; fuzzing gets what the "
                              "measurements leave, split between the targets (default 2.5)")
@@ -151,72 +165,72 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from urlwb import coverage, triage
-    from urlwb.cli import UsageError
-    from urlwb.fuzz import Progress, fuzz_target
-
-    if not args.minutes > 0:
-        raise UsageError("--minutes must be positive")
-    if args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
-    if args.minimize_seconds <= 0:
-        raise UsageError("--minimize-seconds must be positive")
+    seconds_flag("--minutes (in seconds)", args.minutes * 60)
+    jobs_flag(args.jobs)
+    seconds_flag("--minimize-seconds", args.minimize_seconds)
     targets = corpus_store.resolve_targets(args.targets)
+    if not args.no_diff:
+        try:  # the user's own oracles, for the differential round: misconfigured is exit 2, now
+            oracles.configure(config=True)
+        except oracles.manifests.ManifestError as exc:
+            raise UsageError(str(exc)) from None
     t_start = time.monotonic()
     stamp = time.strftime("%Y%m%d-%H%M%S")
     out_dir = args.out / f"campaign-{stamp}"
     out_dir.mkdir(parents=True, exist_ok=True)
 
-    diff_round, diff_skip = None, None
-    if args.no_diff:
-        diff_skip = "--no-diff"
-    else:
-        try:
-            from urlwb.diff import campaign_round as diff_round
-        except ImportError as exc:
-            diff_skip = f"urlwb.diff.campaign_round is not importable ({exc})"
+    diff_round, diff_skip = (None, "--no-diff") if args.no_diff else (campaign_round, None)
     budget = args.minutes * 60
     diff_seconds = max(10.0, DIFF_SHARE * budget) if diff_round else 0.0
     reserve = diff_seconds + RESERVE_SECONDS
     print(f"campaign {stamp}: {len(targets)} targets in about {args.minutes:g} min"
           + (f", differential round {diff_seconds:.0f} s" if diff_round else f" (differential round skipped: {diff_skip})"))
 
-    leftovers = triage.triage(targets, minimize_seconds=args.minimize_seconds, log=print)
+    errors: list[dict] = []   # rounds that failed, each with its traceback
+    leftovers = guarded(errors, "triage of earlier artifacts", lambda: triage.triage(
+        targets, minimize_seconds=args.minimize_seconds, log=print), default=[])
     if leftovers:
         print(f"filed {sum(t.verdict == 'new' for t in leftovers)} findings left by an earlier round")
 
     cov_folder = coverage.cov_dir() / f"campaign-{stamp}"
     cov_folder.mkdir(parents=True, exist_ok=True)
     before_files, branch_before, fingerprint = {}, {}, coverage.engine_fingerprint()
-    if not args.no_coverage:
+    measure = not args.no_coverage
+    if measure:
         print("engine coverage of the corpora before the round:")
-        before_files = _measure_each(targets, cov_folder, "before")
+        before_files = guarded(errors, "coverage before", lambda: _measure_each(
+            targets, cov_folder, "before"), default=None)
+        measure = before_files is not None
+    if measure:
         branch_before = {t: coverage.branch_percent(f) for t, f in before_files.items()}
         branch_before_all = coverage.branch_percent(
             coverage.combine(list(before_files.values()), cov_folder / "before-all.data"))
         print(f"  ({time.monotonic() - t_start:.0f} s)")
 
     progress = Progress()
-    results, snapshots = [], {}
-    for i, t in enumerate(targets):
-        left = budget - (time.monotonic() - t_start) - reserve
-        seconds = max(MIN_TARGET_SECONDS, left / (len(targets) - i))
-        snapshots[t] = _work_files(t)
-        results.append(fuzz_target(t, seconds, args.jobs, progress=progress))
+    snapshots = {t: _work_files(t) for t in targets}
+    fuzz_budget = budget - (time.monotonic() - t_start) - reserve
+    results = guarded(errors, "fuzzing", lambda: fuzz_round(targets, fuzz_budget, args.jobs,
+                                                          progress), default=[])
 
     print("triage:")
-    triaged = triage.triage(targets, minimize_seconds=args.minimize_seconds, log=print)
+    triaged = guarded(errors, "triage", lambda: triage.triage(
+        targets, minimize_seconds=args.minimize_seconds, log=print), default=[])
 
     branch_after, after_files, coverage_note = {}, {}, ""
-    if not args.no_coverage:
+    if measure:
         if coverage.engine_fingerprint() != fingerprint:
             coverage_note = ("the engine's sources changed during the round: 'before' was measured on "
                              "the old engine, 'after' on the new one, both by replaying the corpus")
             print(f"note: {coverage_note}")
-            after_files = _measure_each(targets, cov_folder, "after")
+            after_files = guarded(errors, "coverage after", lambda: _measure_each(
+                targets, cov_folder, "after"), default=None)
         else:
             print("engine coverage after the round (the corpus before, plus the inputs the round added):")
-            after_files = _measure_added(targets, cov_folder, before_files, snapshots)
+            after_files = guarded(errors, "coverage after", lambda: _measure_added(
+                targets, cov_folder, before_files, snapshots), default=None)
+        measure = after_files is not None
+    if measure:
         for t in targets:
             branch_after[t] = coverage.branch_percent(after_files[t])
             print(f"  {t:14} {branch_before[t]:5.1f}% -> {branch_after[t]:5.1f}%")
@@ -241,23 +255,26 @@ def run(args) -> int:
     open_entries = [e for e in corpus_store.iter_regress() if e.sidecar and e.status == "open"]
     record["open_total"] = len(open_entries)
     record["open_findings"] = [_finding_record(e.path, e.sidecar) for e in open_entries]
-    if not args.no_coverage:
+    if measure:
         record["branch_before"] = branch_before_all
         record["branch_after"] = coverage.branch_percent(
             coverage.combine(list(after_files.values()), cov_folder / "after-all.data"))
     record["coverage_note"] = coverage_note
     record["diff"] = {"skipped": diff_skip} if diff_skip else {"skipped": "running"}
+    record["round_errors"] = errors
     record["wall_seconds"] = time.monotonic() - t_start
-    write_report(record, out_dir)
+    write_report(record, out_dir, errors)
     _link_latest(args.out, out_dir)
 
     if diff_round:
         print(f"differential round ({diff_seconds:.0f} s):")
-        result = diff_round(out_dir / "differential", diff_seconds)
-        record["diff"] = {"markdown": result.get("markdown", ""), "html": result.get("html", ""),
-                          "summary": result.get("summary", {})}
+        result = guarded(errors, "differential round", lambda: diff_round(
+            out_dir / "differential", diff_seconds), default=None)
+        record["diff"] = {"skipped": "the round failed (see Rounds that failed)"} if result is None \
+            else {"markdown": result.get("markdown", ""),
+                  "summary": result.get("summary", {})}
         record["wall_seconds"] = time.monotonic() - t_start
-        write_report(record, out_dir)
+        write_report(record, out_dir, errors)
 
     print()
     print(f"{sum(t['execs'] for t in record['targets']):,} executions, "
@@ -266,7 +283,55 @@ def run(args) -> int:
         print(f"engine branch coverage by the corpora: {record['branch_before']:.1f}% -> {record['branch_after']:.1f}%")
     print(f"report: {out_dir / 'report.md'}")
     print(f"        {out_dir / 'report.html'}  (latest: {args.out / 'latest'})")
-    return 0
+    for e in errors:
+        print(f"round failed: {e['round']}: {e['error']}", file=sys.stderr)
+    return 1 if record["new_findings"] or errors else 0
+
+
+def guarded(errors: list[dict], round_name: str, run_round, default):
+    """Run one round of the campaign; an exception of any type is written down (round, one
+    line, traceback) and the campaign goes on with ``default``. KeyboardInterrupt still stops
+    the campaign (Ctrl-C): findings filed so far are on disk."""
+    try:
+        return run_round()
+    except Exception as exc:  # noqa: BLE001 - whatever a round raises must not stop the others
+        line = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
+        print(f"round failed: {round_name}: {line} (the campaign goes on)", file=sys.stderr)
+        errors.append({"round": round_name, "error": line, "traceback": traceback.format_exc()})
+        return default
+
+
+def fuzz_round(targets: list[str], seconds: float, jobs: int, progress) -> list:
+    """Fuzz every target: FIRST_SHARE of ``seconds`` split evenly, then the rest to the (at most
+    MAX_GAINERS) targets that gained most per second in their first share. One RunResult per
+    run, in order."""
+    results = []
+    first = max(MIN_TARGET_SECONDS, FIRST_SHARE * seconds / max(1, len(targets)))
+    t0 = time.monotonic()
+    for t in targets:
+        results.append(fuzz_target(t, first, jobs, progress=progress))
+    left = seconds - (time.monotonic() - t0)
+    gainers = sorted(((gain_rate(r), r.target) for r in results if gain_rate(r) > 0),
+                     reverse=True)[:MAX_GAINERS]
+    gainers = [(rate, t) for rate, t in gainers if left / max(1, len(gainers)) >= MIN_TARGET_SECONDS]
+    total = sum(rate for rate, _ in gainers)
+    for rate, t in gainers:
+        share = left * rate / total
+        if share >= MIN_TARGET_SECONDS:
+            print(f"  {t}: {share:.0f} s more (gained {rate:.2f} features/s)")
+            results.append(fuzz_target(t, share, jobs, progress=progress))
+    return results
+
+
+def gain_rate(result) -> float:
+    """New coverage features per second over a run's second half (its early seconds replay the
+    corpus and always gain), plus one per crash: how much more time the target is worth."""
+    line = [row for row in result.timeline if row[0] > 0]
+    if len(line) < 2 or not result.seconds:
+        return float(result.crashes + len(result.artifacts))
+    half = [row for row in line if row[0] >= line[-1][0] / 2] or line[-1:]
+    span = max(1e-9, line[-1][0] - half[0][0])
+    return max(0.0, (line[-1][3] - half[0][3]) / span) + result.crashes + len(result.artifacts)
 
 
 if __name__ == "__main__":

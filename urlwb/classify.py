@@ -20,24 +20,30 @@ raw) are not counted, delimiters encoded or not still are.
 from __future__ import annotations
 
 import functools
+import importlib.util
 import ipaddress
 import re
+import sys
 import unicodedata
 from typing import NamedTuple
 
+import engine
 from properties.independent import assigned_after_unicodedata
-
+from urlwb import oracles
 from urlwb.oracles import SPECIAL_SCHEMES, Record
 
 #: (id, title), most severe first.
 CLASSES: list[tuple[str, str]] = [
-    ("oracle-crashed", "oracle crashed (an undocumented exception)"),
+    ("oracle-crashed", "oracle crashed (an undocumented exception, or its process died)"),
+    ("oracle-hung", "oracle hung (no answer within its deadline)"),
     ("host-origin", "host or origin differs while both accept (SSRF-relevant)"),
     ("accept-reject", "one accepts, one rejects"),
     ("scheme", "scheme confusion"),
-    ("slash", "slash or backslash confusion"),
+    ("slashes", "slashes confusion (too few or too many after the scheme)"),
+    ("backslash", "backslash confusion"),
     ("userinfo", "userinfo / @ confusion"),
-    ("pct-delimiter", "percent-encoded delimiter confusion (%2F %5C %2E %40 %23 %3F)"),
+    ("pct-delimiter", "URL-encoded data confusion (%2F %5C %2E %40 %23 %3F)"),
+    ("scheme-mixup", "scheme mixup (a scheme other than http(s) read as another)"),
     ("whitespace", "whitespace and control-character stripping"),
     ("ipv4", "IPv4 shorthand / radix"),
     ("idna", "IDNA mapping"),
@@ -106,12 +112,18 @@ def ingredients(input: str) -> list[str]:
         found.append("scheme")
     after = input[m.end():] if m else input
     slashes = re.match(r"[/\\\t\n\r]*", after).group(0).replace("\t", "").replace("\n", "").replace("\r", "")
-    if "\\" in input or (scheme and scheme.lower() in SPECIAL_SCHEMES and len(slashes) != 2) or len(slashes) > 2:
-        found.append("slash")
+    if (scheme and scheme.lower() in SPECIAL_SCHEMES and len(slashes) != 2) or len(slashes) > 2:
+        found.append("slashes")
+    if "\\" in input:
+        found.append("backslash")
     if "@" in input or "%40" in input.lower():
         found.append("userinfo")
     if _PCT_DELIM.search(input):
         found.append("pct-delimiter")
+    # Claroty/Snyk's scheme mixup: a parser that reads a scheme other than http(s) (file, ws,
+    # ftp, data, javascript, a non-special one) the way it reads http, or another way again.
+    if scheme and scheme.lower().strip("\t\n\r") not in ("http", "https"):
+        found.append("scheme-mixup")
     if _CONTROL.search(input):
         found.append("whitespace")
     host = raw_host(input)
@@ -175,6 +187,27 @@ def _canon_host(host: str | None) -> str | None:
     return h
 
 
+#: The schemes a client fetches over the network: where reading another host is SSRF.
+FETCH_SCHEMES = frozenset(("http", "https", "ws", "wss", "ftp"))
+
+
+def host_read(r: Record | None) -> str | None:
+    """The host a parser read where it accepted the input as a URL a client fetches (scheme
+    http, https, ws, wss or ftp): canonical (lowercase, brackets off, an IP address in one
+    spelling, a Unicode domain in its ASCII form), or None when it rejected the input, read
+    another scheme, or read no host or an empty one. Two parsers that both accept an input and
+    give two different values here send a request to two different places: the SSRF class."""
+    if r is None or not r.ok or not r.host or (r.scheme or "").lower() not in FETCH_SCHEMES:
+        return None
+    h = _canon_host(r.host)
+    if h and not h.isascii():
+        try:
+            h = engine.domain_to_ascii(h, be_strict=False)
+        except engine.Failure:
+            pass
+    return h
+
+
 def lenient(r: Record) -> tuple:
     scheme = (r.scheme or "").lower()
     port = None if r.port == SPECIAL_SCHEMES.get(scheme, -1) else r.port
@@ -203,7 +236,9 @@ def key(r: Record | None, is_lenient: bool):
 # --- classification ----------------------------------------------------------------------------
 
 _CONFUSION_FIELDS = {
-    "slash": {"username", "password", "port", "path", "query", "fragment"},
+    "slashes": {"username", "password", "port", "path", "query", "fragment"},
+    "backslash": {"username", "password", "port", "path", "query", "fragment"},
+    "scheme-mixup": {"username", "password", "port", "path", "query", "fragment"},
     "userinfo": {"username", "password", "path"},
     "pct-delimiter": {"username", "password", "path", "query", "fragment"},
     "whitespace": set(FIELDS),
@@ -223,7 +258,7 @@ def classify(input: str, a: Record, b: Record, is_lenient: bool = False,
     found = ingredients(input) if found is None else found
     cause = found[0] if found else None
     if a.crash or b.crash:
-        return Verdict("oracle-crashed", cause, ())
+        return Verdict("oracle-hung" if a.hung or b.hung else "oracle-crashed", cause, ())
     if a.failure != b.failure:
         return Verdict("accept-reject", cause, ())
     ka, kb = ka[:8], kb[:8]  # the component part of the keys
@@ -236,7 +271,8 @@ def classify(input: str, a: Record, b: Record, is_lenient: bool = False,
     if "scheme" in diff:
         return Verdict("scheme", cause, diff)
     fields = set(diff)
-    for cls in ("slash", "userinfo", "pct-delimiter", "whitespace", "ipv4", "idna"):
+    for cls in ("slashes", "backslash", "userinfo", "pct-delimiter", "scheme-mixup", "whitespace",
+                "ipv4", "idna"):
         if cls in found and fields & _CONFUSION_FIELDS[cls]:
             return Verdict(cls, None, diff)
     if fields & {"username", "password"}:
@@ -246,6 +282,20 @@ def classify(input: str, a: Record, b: Record, is_lenient: bool = False,
     if "path" in fields:
         return Verdict("path", None, diff)
     return Verdict("query-fragment", None, diff)
+
+
+#: The columns of the Claroty-style matrix: the kind of confusion behind a disagreement.
+CONFUSIONS = ["oracle-crashed", "oracle-hung", "scheme", "slashes", "backslash", "userinfo",
+              "pct-delimiter", "scheme-mixup", "whitespace", "ipv4", "idna", "port", "path",
+              "query-fragment", "other"]
+
+
+def confusion(cls: str, cause: str | None) -> str:
+    """The kind of confusion behind a verdict: for the two severities that say only what
+    happened (``host-origin``, ``accept-reject``), the ingredient that caused it; else the class."""
+    if cls in ("host-origin", "accept-reject"):
+        return cause or "other"
+    return cls if cls in CONFUSIONS else "other"
 
 
 # --- known deviations --------------------------------------------------------------------------
@@ -377,13 +427,38 @@ KNOWN_DEVIATIONS = [
      for name in ("ada_url", "upa_url", "pywhatwgurl", "node", "whatwg-url")]
 
 
+@functools.cache
+def deviations() -> list[tuple]:
+    """:data:`KNOWN_DEVIATIONS`, then the ``DEVIATIONS`` of every manifest folder's
+    ``deviations.py`` (``urlwb/oracles/<folder>/deviations.py``, same form). A file that cannot
+    be loaded is named in one line on stderr and left out."""
+    out = list(KNOWN_DEVIATIONS)
+    for folder in oracles.FOLDERS:
+        path = folder.path / "deviations.py"
+        if not path.is_file():
+            continue
+        try:
+            spec = importlib.util.spec_from_file_location(f"urlwb_deviations_{folder.path.name}", path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            entries = list(module.DEVIATIONS)
+            if not all(isinstance(e, tuple) and len(e) == 3 and isinstance(e[0], str) and callable(e[1])
+                       and isinstance(e[2], str) for e in entries):
+                raise TypeError("DEVIATIONS must be (oracle name, predicate, reason) tuples")
+        except Exception as exc:  # noqa: BLE001 - someone else's file: named, never fatal
+            print(f"urlwb: {path}: known deviations not loaded ({type(exc).__name__}: {exc})", file=sys.stderr)
+            continue
+        out += entries
+    return out
+
+
 def known_deviation(parser: str, right: Record, peer: Record, input: str = "",
                     base: str | None = None) -> str | None:
     """The documented reason ``parser`` (answer ``peer``) differs from ``right`` on ``input``
-    (against ``base``), if known."""
+    (against ``base``), if known: :func:`deviations`."""
     if right is None or peer is None:
         return None
-    for name, predicate, reason in KNOWN_DEVIATIONS:
+    for name, predicate, reason in deviations():
         if name == parser and predicate(right, peer, input, base):
             return reason
     return None

@@ -3,13 +3,28 @@
 Each subcommand lives in its own module, which defines ``add_arguments(parser)`` and
 ``run(args) -> int``. Modules are imported only when their subcommand runs, so a broken or slow
 part never stands in the way of the others. Usage errors exit with status 2 and a one-line message.
+
+The engine is the exception: it is the reference every differential compares against and the code
+every fuzz target and property checks, so an engine that cannot be imported stops every command
+(status 2, one line saying why) before anything runs, rather than leaving commands to run without
+it.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+
+from urlwb.errors import UsageError
+
+try:
+    import engine  # noqa: F401  (the reference every command needs)
+except Exception as exc:  # noqa: BLE001 - whatever the engine raised, it cannot be used
+    _ENGINE_UNAVAILABLE: str | None = " ".join(f"{type(exc).__name__}: {exc}".split())
+else:
+    _ENGINE_UNAVAILABLE = None
 
 #: subcommand -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -18,10 +33,11 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "triage": ("urlwb.triage", "minimize, deduplicate and file crash artifacts into corpus/*/regress/"),
     "minimize": ("urlwb.minimize", "minimize one crashing input"),
     "replay": ("urlwb.replay", "replay seed and regress corpora through their targets' checks"),
-    "merge": ("urlwb.merge", "merge the working corpus into the seed corpus (libFuzzer -merge=1)"),
+    "merge": ("urlwb.merge", "distil the working corpus into corpus/<target>/distilled/ (libFuzzer -merge=1)"),
     "list": ("urlwb.listing", "list targets, corpora and findings"),
     "coverage": ("urlwb.coverage", "engine branch coverage reached by WPT, properties and corpora"),
     "diff": ("urlwb.diff", "differential: one input, many parsers, a verdict table"),
+    "oracle": ("urlwb.oracle_check", "oracles: check an adapter against the protocol; list them all"),
     "export-wpt": ("urlwb.export_wpt", "export findings as WPT urltestdata-format JSON"),
     "export-hypothesis": ("urlwb.export_hypothesis", "turn Hypothesis failures into regress entries"),
     "bench": ("urlwb.bench", "benchmarks: hosts, urls, growth, memory (ratios against peers)"),
@@ -29,10 +45,6 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "compare-rev": ("urlwb.compare_rev", "the engine against its own version at a git revision"),
     "mutants": ("urlwb.mutants", "mutation testing of the engine: which wrong engines the checks notice"),
 }
-
-
-class UsageError(Exception):
-    """A bad flag, target or path: reported in one line, exit status 2."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -63,6 +75,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if _ENGINE_UNAVAILABLE is not None:
+        print(f"urlwb: the engine cannot be imported, and every command needs it ({_ENGINE_UNAVAILABLE})",
+              file=sys.stderr)
+        return 2
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
@@ -79,6 +95,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"urlwb {args.command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (urlwb list | head): stop quietly, as a Unix filter does; the
+        # stream is pointed at /dev/null so that Python's own flush at exit does not fail too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

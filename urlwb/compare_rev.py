@@ -35,7 +35,9 @@ from collections import defaultdict
 from pathlib import Path
 from types import ModuleType
 
+import engine as new
 from urlwb import corpus_store, generate
+from urlwb.errors import UsageError
 
 # What host inputs are mutated with: the generator's hosts and inserts, and a few IDNA parts.
 HOST_PIECES = generate.HOSTS + generate.INSERTS + ["xn--nxa", "\u200d", "\u0661", "\u05d0", "-", "--",
@@ -44,8 +46,6 @@ HOST_PIECES = generate.HOSTS + generate.INSERTS + ["xn--nxa", "\u200d", "\u0661"
 
 def load_engine_at(revision: str, workdir: Path) -> ModuleType:
     """The engine package as it was at ``revision``, imported as ``engine_at_rev``."""
-    from urlwb.cli import UsageError
-
     try:
         archive = subprocess.run(["git", "archive", "--format=tar", revision, "engine"],
                                  cwd=corpus_store.ROOT, capture_output=True, check=True).stdout
@@ -187,9 +187,6 @@ def compare(old: ModuleType, new: ModuleType, *, inputs: int, seed: int,
 
 
 def add_arguments(parser) -> None:
-    from urlwb.cliutil import one_line_errors
-
-    one_line_errors(parser)
     parser.add_argument("revision", metavar="REV", help="a git revision (a commit, tag, HEAD~3, ...)")
     parser.add_argument("--inputs", type=int, default=20000, metavar="N",
                         help="random mutations beyond the WPT inputs (default 20000)")
@@ -199,11 +196,8 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from urlwb.cli import UsageError
-
     if args.inputs < 0 or args.show < 0:
         raise UsageError("--inputs and --show must not be negative")
-    import engine as new
 
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="urlwb-rev-") as tmp:

@@ -2,9 +2,10 @@
 
 https://github.com/web-platform-tests/wpt/tree/master/url/resources
 
-Each suite is a list of cases and a function that runs one case through the engine as WPT's
-harness (or the PSL's test file) does and says whether it passed. ``scripts/conformance.py``
-counts them for the README's table; ``urlwb.killsuite`` runs them first against each mutant of
+Each suite is a list of cases and a function that runs one case through a parser (the URL API
+class and the basic URL parser: the engine's, or its reference parser's) as WPT's harness (or
+the PSL's test file) does and says whether it passed. ``scripts/conformance.py`` counts them for
+the README's table, on both parsers; ``urlwb.killsuite`` runs them first against each mutant of
 the engine, stopping at the first case that fails.
 """
 
@@ -16,7 +17,6 @@ import re
 from collections.abc import Callable
 
 import engine
-from engine.url import basic_url_parse
 
 DATA = pathlib.Path(__file__).resolve().parent.parent / "tests" / "data"
 COMPONENTS = ("href", "origin", "protocol", "username", "password", "host", "hostname", "port",
@@ -28,30 +28,30 @@ def wpt_cases(name: str) -> list[dict]:
     return [c for c in json.loads((DATA / "wpt" / name).read_text("utf-8")) if isinstance(c, dict)]
 
 
-def url_case(case: dict) -> bool:
+def url_case(case: dict, URL=engine.URL, basic_url_parse=None) -> bool:
     try:
-        url = engine.URL(case["input"], case.get("base"))
+        url = URL(case["input"], case.get("base"))
     except engine.Failure:
         return bool(case.get("failure"))
     return not case.get("failure") and all(getattr(url, k) == case[k] for k in COMPONENTS if k in case)
 
 
-def setter_case(case: tuple[str, dict]) -> bool:
+def setter_case(case: tuple[str, dict], URL=engine.URL, basic_url_parse=None) -> bool:
     setter, case = case
-    url = engine.URL(case["href"])
+    url = URL(case["href"])
     setattr(url, setter, case["new_value"])
     return all(getattr(url, k) == v for k, v in case["expected"].items())
 
 
-def host_case(case: dict) -> bool:
+def host_case(case: dict, URL=engine.URL, basic_url_parse=None) -> bool:
     try:
-        url = engine.URL("https://" + case["input"] + "/x")
+        url = URL("https://" + case["input"] + "/x")
     except engine.Failure:
         return case["output"] is None
     return (url.host, url.hostname, url.pathname) == (case["output"], case["output"], "/x")
 
 
-def percent_case(case: tuple[str, dict]) -> bool:
+def percent_case(case: tuple[str, dict], URL=None, basic_url_parse=engine.basic_url_parse) -> bool:
     encoding, case = case
     url = basic_url_parse("https://doesnotmatter.invalid/?" + case["input"] + "#" + case["input"],
                           encoding=encoding)
@@ -68,7 +68,8 @@ def psl_cases() -> list[tuple]:
     return out
 
 
-def psl_case(case: tuple) -> bool:
+def psl_case(case: tuple, URL=None, basic_url_parse=None) -> bool:
+    """(No URL parser: the engine's host parser and public suffix list.)"""
     domain, expected = case
     try:
         host = None if domain is None else engine.parse_host(domain)
@@ -82,8 +83,9 @@ def _setter_cases() -> list[tuple[str, dict]]:
     return [(s, c) for s, cs in setters.items() if s != "comment" for c in cs]
 
 
-#: (key, the README's title, the cases, the check of one case), in the README's order.
-SUITES: list[tuple[str, str, Callable[[], list], Callable[[object], bool]]] = [
+#: (key, the README's title, the cases, the check of one case given a parser's URL class and basic
+#: URL parser), in the README's order; test_psl runs no URL parser.
+SUITES: list[tuple[str, str, Callable[[], list], Callable[..., bool]]] = [
     ("urltestdata", "WPT `urltestdata.json`", lambda: wpt_cases("urltestdata.json"), url_case),
     ("urltestdata-javascript-only", "WPT `urltestdata-javascript-only.json`",
      lambda: wpt_cases("urltestdata-javascript-only.json"), url_case),

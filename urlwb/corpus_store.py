@@ -27,20 +27,21 @@ import importlib.util
 import json
 import os
 import pathlib
+import stat
 import sys
 import tempfile
 from collections.abc import Iterator
 from types import ModuleType
 
-from urlwb.cli import UsageError
+from urlwb.errors import UsageError, WriteError
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FUZZERS_DIR = ROOT / "fuzzers"
 
-#: The targets issue 4 asks for, each in ``fuzzers/fuzz_<name>.py``.
+#: The targets issue 4 asks for, and issue 14's ``reference``, each in ``fuzzers/fuzz_<name>.py``.
 CORE_TARGETS = (
     "percent", "encodings", "ipv4", "ipv6", "host", "idna", "public_suffix",
-    "urlencoded", "url", "setters", "search_params",
+    "urlencoded", "url", "setters", "search_params", "reference",
 )
 
 STATUSES = ("open", "fixed")
@@ -61,16 +62,34 @@ def _discover_targets() -> dict[str, str]:
 TARGETS: dict[str, str] = _discover_targets()
 
 
+def _folder_from(variable: str, default: pathlib.Path) -> pathlib.Path:
+    path = pathlib.Path(os.environ.get(variable) or default)
+    if path.exists() and not path.is_dir():
+        raise CorpusError(f"{variable}={path}: not a folder")
+    return path
+
+
 def corpus_root() -> pathlib.Path:
-    return pathlib.Path(os.environ.get("URLWB_CORPUS") or ROOT / "corpus")
+    return _folder_from("URLWB_CORPUS", ROOT / "corpus")
 
 
 def work_root() -> pathlib.Path:
-    return pathlib.Path(os.environ.get("URLWB_WORKDIR") or ROOT / ".urlwb")
+    return _folder_from("URLWB_WORKDIR", ROOT / ".urlwb")
 
 
 def seed_dir(target: str) -> pathlib.Path:
     return corpus_root() / target / "seed"
+
+
+def distilled_dir(target: str) -> pathlib.Path:
+    """What the fuzzers learned, committed: a coverage-minimal, size-capped set of working-corpus
+    inputs that reach what the seeds do not (``urlwb merge``)."""
+    return corpus_root() / target / "distilled"
+
+
+def committed_dirs(target: str) -> list[pathlib.Path]:
+    """The committed corpus folders of ``target`` that exist: seeds, then distilled inputs."""
+    return [d for d in (seed_dir(target), distilled_dir(target)) if d.is_dir()]
 
 
 def regress_dir(target: str) -> pathlib.Path:
@@ -80,7 +99,10 @@ def regress_dir(target: str) -> pathlib.Path:
 def work_dir(target: str) -> pathlib.Path:
     """The working corpus of ``target`` (outside git), created on demand."""
     path = work_root() / "corpus" / target
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WriteError(f"cannot make the working corpus {path}: {exc.strerror or exc}") from None
     return path
 
 
@@ -131,22 +153,56 @@ def sha1(data: bytes) -> str:
     return hashlib.sha1(data).hexdigest()
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+#: Files are readable by others (0644 under the usual umask), as any file a program writes
+#: would be: mkstemp's temporary files are 0600, which the rename would otherwise keep.
+FILE_MODE = 0o666 & ~_umask()
+
+
 def atomic_write(path: pathlib.Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` via a temporary file in the same folder and ``os.replace``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    """Write ``data`` to ``path`` via a temporary file in the same folder, fsync, and
+    ``os.replace``: afterwards the file is whole or as it was. A write that cannot happen (a
+    full disk, a read-only folder) is a WriteError naming the file, and leaves nothing behind."""
+    path = pathlib.Path(path)
+    tmp = None
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "wb") as fh:
+            os.fchmod(fh.fileno(), FILE_MODE)
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+        tmp = None
+        _fsync_folder(path.parent)
+    except OSError as exc:
+        raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def _fsync_folder(folder: pathlib.Path) -> None:
+    """The rename itself reaches the disk (POSIX: fsync the folder's descriptor)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 @dataclasses.dataclass
@@ -173,25 +229,32 @@ def load_sidecar(path: pathlib.Path) -> dict:
         raise CorpusError(f"{path}: unreadable sidecar ({exc.strerror or exc})") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise CorpusError(f"{path}: corrupt sidecar ({exc})") from None
+    except RecursionError:
+        raise CorpusError(f"{path}: corrupt sidecar (JSON nested too deep)") from None
     if not isinstance(meta, dict):
         raise CorpusError(f"{path}: corrupt sidecar (not a JSON object)")
     missing = [k for k in REQUIRED_KEYS if k not in meta]
     if missing:
         raise CorpusError(f"{path}: corrupt sidecar (missing {', '.join(missing)})")
-    if meta["status"] not in STATUSES:
-        raise CorpusError(f"{path}: corrupt sidecar (status {meta['status']!r} is not one of {STATUSES})")
+    for key, allowed in (("status", STATUSES), ("kind", KINDS)):
+        if not isinstance(meta[key], str) or meta[key] not in allowed:
+            raise CorpusError(f"{path}: corrupt sidecar ({key} {meta[key]!r:.60} is not one of "
+                              f"{', '.join(allowed)})")
+    for key in ("target", "signature", "first_seen"):
+        if not isinstance(meta[key], str):
+            raise CorpusError(f"{path}: corrupt sidecar ({key} is not a string)")
     return meta
 
 
 def iter_seeds(target: str) -> Iterator[pathlib.Path]:
-    """The seed inputs of ``target``, sorted; hidden and temporary files and folders skipped
-    (an unreadable entry is yielded: its reader reports and skips it, nothing deletes it)."""
-    folder = seed_dir(target)
-    if not folder.is_dir():
-        return
-    for path in sorted(folder.iterdir()):
-        if not path.name.startswith(".") and not path.is_dir():
-            yield path
+    """The committed inputs of ``target`` (seeds, then distilled), each folder sorted; hidden
+    and temporary files and folders skipped (an unreadable entry is yielded: its reader reports
+    and skips it, nothing deletes it; a FIFO, socket or device is yielded too, and
+    ``read_input`` refuses it without opening it)."""
+    for folder in committed_dirs(target):
+        for path in sorted(folder.iterdir()):
+            if not path.name.startswith(".") and not path.is_dir():
+                yield path
 
 
 def iter_regress(target: str | None = None) -> Iterator[RegressEntry]:
@@ -213,7 +276,8 @@ def iter_regress(target: str | None = None) -> Iterator[RegressEntry]:
 
 
 def readable(path: pathlib.Path) -> bool:
-    """Whether ``path`` is a file that can be read; if not, a one-line warning says so."""
+    """Whether ``path`` is a regular file that can be read; if not, a one-line warning says so
+    (a FIFO is not: opening one would wait for a writer forever)."""
     path = pathlib.Path(path)
     if path.is_file() and os.access(path, os.R_OK):
         return True
@@ -223,8 +287,12 @@ def readable(path: pathlib.Path) -> bool:
 
 
 def read_input(path: pathlib.Path) -> bytes | None:
-    """The bytes of a corpus file, or None (with a one-line warning) if it cannot be read."""
+    """The bytes of a corpus file, or None (with a one-line warning) if it cannot be read or
+    is not a regular file (a FIFO, a socket, a device: never opened)."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            print(f"urlwb: skipping {path} (not a regular file)", file=sys.stderr)
+            return None
         return pathlib.Path(path).read_bytes()
     except OSError as exc:
         print(f"urlwb: skipping unreadable {path} ({exc.strerror or exc})", file=sys.stderr)
@@ -250,7 +318,7 @@ def record_finding(target: str, data: bytes, signature: str, kind: str, detail: 
         "signature": signature,
         "kind": kind,
         kind: detail,
-        "first_seen": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "first_seen": now(),
         "status": status,
         "note": "",
     }
@@ -258,6 +326,10 @@ def record_finding(target: str, data: bytes, signature: str, kind: str, detail: 
     atomic_write(path, data)
     write_sidecar(path, meta)
     return path
+
+
+def now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
 def sidecar_path(path: pathlib.Path) -> pathlib.Path:

@@ -11,19 +11,25 @@ pyproject.toml; no atheris), in child processes, into its own data file under
 
 With no source flag, all three. Prints a table per engine module (statements, branches, percent)
 for all chosen sources together, a line per source, and, with ``--corpus``, the engine functions
-(spec algorithms) no corpus input ever enters; writes an HTML report to ``.urlwb/coverage/html/``.
+(spec algorithms) no corpus input ever enters; then the reference parser's view
+(``urlwb.reference_steps``): per state of the basic URL parser, how many of its numbered steps
+the corpora reach (the WPT data, without ``--corpus``), the states never entered and each step
+never reached ("path state, step 1.2.2"); writes an HTML report to ``.urlwb/coverage/html/``.
 """
 
 from __future__ import annotations
 
 import ast
 import dataclasses
+import hashlib
 import os
 import pathlib
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
-from urlwb import corpus_store
+from urlwb import children, corpus_store, reference_steps
+from urlwb.replay import replay
 
 PYPROJECT = corpus_store.ROOT / "pyproject.toml"
 ENGINE = corpus_store.ROOT / "engine"
@@ -76,8 +82,6 @@ def corpus_paths(target: str, include_work: bool = True) -> list[pathlib.Path]:
 
 def replay_covered(target: str, paths: list[pathlib.Path], prefix: pathlib.Path) -> int:
     """Replay ``paths`` under coverage into ``prefix.*`` data files; how many failed."""
-    from urlwb.replay import replay
-
     return sum(not o.ok for o in replay(target, paths, coverage_file=prefix)) if paths else 0
 
 
@@ -85,7 +89,6 @@ def measure_corpus(targets: list[str], out: pathlib.Path, *, include_work: bool 
                    log=print, workers: int = 2) -> pathlib.Path:
     """Replay the corpora of ``targets`` under coverage (child processes, ``workers`` at a
     time), combined into ``out``."""
-    from concurrent.futures import ThreadPoolExecutor
 
     prefix = out.with_name(out.name + "-part")
     for old in _parts(prefix):
@@ -100,16 +103,14 @@ def measure_corpus(targets: list[str], out: pathlib.Path, *, include_work: bool 
 
 def engine_fingerprint() -> str:
     """SHA-1 of the engine's sources: coverage data of different sources does not combine."""
-    import hashlib
-
     h = hashlib.sha1()
     for path in engine_files():
-        h.update(path.name.encode() + b"\0" + path.read_bytes())
+        h.update(os.fsencode(path.name) + b"\0" + (corpus_store.read_input(path) or b""))
     return h.hexdigest()
 
 
 def measure_wpt(out: pathlib.Path) -> pathlib.Path:
-    subprocess.run([sys.executable, "-m", "urlwb.coverage", "--child-wpt", str(out)], check=True,
+    children.run([sys.executable, "-m", "urlwb.coverage", "--child-wpt", str(out)], check=True,
                    cwd=corpus_store.ROOT, env=_env())
     return out
 
@@ -118,7 +119,7 @@ def measure_properties(out: pathlib.Path, pytest_args: list[str] | None = None) 
     cmd = [sys.executable, "-m", "coverage", "run", f"--rcfile={PYPROJECT}", f"--data-file={out}",
            "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x", str(corpus_store.ROOT / "properties"),
            *(pytest_args or [])]
-    proc = subprocess.run(cmd, cwd=corpus_store.ROOT, env=_env(), stdout=subprocess.PIPE,
+    proc = children.run(cmd, cwd=corpus_store.ROOT, env=_env(), stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True, errors="replace")
     last = proc.stdout.strip().splitlines()[-1:] or [""]
     print(f"  properties: {last[0]}")
@@ -152,19 +153,22 @@ def _wpt_child(data_file: str) -> None:
             getattr(url, g)
         list(url.search_params)
 
-    for c in cases("urltestdata.json") + cases("urltestdata-javascript-only.json"):
-        try:
-            touch(engine.URL(c["input"], c.get("base")))
-        except engine.Failure:
-            pass
-    setters = json.loads((wpt / "setters_tests.json").read_text(encoding="utf-8"))
-    for attr, tests in setters.items():
-        if attr == "comment":
-            continue
-        for c in tests:
-            url = engine.URL(c["href"])
-            setattr(url, attr, c["new_value"])
-            touch(url)
+    import engine.reference
+
+    for URL in (engine.URL, engine.reference.ReferenceURL):
+        for c in cases("urltestdata.json") + cases("urltestdata-javascript-only.json"):
+            try:
+                touch(URL(c["input"], c.get("base")))
+            except engine.Failure:
+                pass
+        setters = json.loads((wpt / "setters_tests.json").read_text(encoding="utf-8"))
+        for attr, tests in setters.items():
+            if attr == "comment":
+                continue
+            for c in tests:
+                url = URL(c["href"])
+                setattr(url, attr, c["new_value"])
+                touch(url)
     for c in cases("toascii.json") + cases("IdnaTestV2.json"):
         try:
             touch(engine.URL(f"https://{c['input']}/x"))
@@ -271,9 +275,6 @@ def html_report(data_file: pathlib.Path, out_dir: pathlib.Path) -> pathlib.Path:
 # -- the subcommand ---------------------------------------------------------------------------
 
 def add_arguments(parser) -> None:
-    from urlwb.cliutil import one_line_errors
-
-    one_line_errors(parser)
     parser.add_argument("--wpt", action="store_true", help="the vendored WPT data")
     parser.add_argument("--properties", action="store_true", help="the Hypothesis properties")
     parser.add_argument("--corpus", nargs="?", const="all", metavar="TARGET",
@@ -318,6 +319,10 @@ def run(args) -> int:
         print(f"engine functions the corpus never enters ({len(never)}):")
         for name in never:
             print(f"  {name}")
+    steps_source = "corpus" if "corpus" in files else " + ".join(sources)
+    print()
+    print(f"the reference parser's steps (engine/reference/url_parser.py) reached by {steps_source}:")
+    print(reference_steps.report(files.get("corpus", combined)))
     index = html_report(combined, folder / "html")
     print()
     print(f"HTML report: {index}")

@@ -15,14 +15,21 @@ from __future__ import annotations
 import configparser
 import dataclasses
 import json
+import os
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
-from urlwb import corpus_store
+from urlwb import children, corpus_store, triage
+from urlwb.cliutil import seconds_flag
+from urlwb.errors import UsageError, WriteError
+from urlwb.minimize import fuzzer_env, target_command
+from urlwb.triage import artifact_dir
 
 # "#4096	pulse  cov: 72 ft: 283 corp: 41/609b lim: 76 exec/s: 2051 rss: 47Mb"
 _STATUS = re.compile(r"^#(\d+)\s+([A-Z]+)\s+cov: (\d+) ft: (\d+) corp: (\d+)/\S+.*?exec/s: (\d+)")
@@ -88,6 +95,7 @@ class RunResult:
     timeline: list = dataclasses.field(default_factory=list)   # [elapsed, execs, cov, ft, corp]
     artifacts: list = dataclasses.field(default_factory=list)
     log: str = ""
+    truncated: int = 0     # empty corpus files a full disk left, removed
 
     @property
     def exec_per_s(self) -> float:
@@ -96,7 +104,6 @@ class RunResult:
 
 class Progress:
     """One live line per target on a terminal; a line every few seconds otherwise."""
-
     def __init__(self, stream=sys.stderr, every: float = 5.0):
         self.stream, self.every, self.last = stream, every, 0.0
         self.tty = stream.isatty()
@@ -121,10 +128,8 @@ class Progress:
 
 def _run_once(target: str, seconds: float, fork: int, result: RunResult, t0: float, budget: float,
               progress: Progress | None, log) -> None:
-    from urlwb.minimize import fuzzer_env, target_command
-    from urlwb.triage import artifact_dir
 
-    seeds = [str(corpus_store.seed_dir(target))] if corpus_store.seed_dir(target).is_dir() else []
+    seeds = [str(d) for d in corpus_store.committed_dirs(target)]
     cmd = target_command(target) + [
         str(corpus_store.work_dir(target)), *seeds,
         f"-max_total_time={max(1, int(seconds - STARTUP_SECONDS))}", f"-artifact_prefix={artifact_dir(target)}/",
@@ -133,9 +138,9 @@ def _run_once(target: str, seconds: float, fork: int, result: RunResult, t0: flo
     if fork:
         cmd += [f"-fork={fork}", "-ignore_crashes=1", "-ignore_timeouts=1", "-ignore_ooms=1"]
     base_execs = result.execs
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            errors="replace", env=fuzzer_env(), cwd=corpus_store.work_root())
-    watchdog = threading.Timer(seconds + 120, proc.kill)
+    proc = children.popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                           errors="replace", env=fuzzer_env(), cwd=corpus_store.work_root())
+    watchdog = threading.Timer(seconds + 120, children.kill_group, [proc])
     watchdog.start()
     try:
         for line in proc.stderr:
@@ -159,15 +164,13 @@ def _run_once(target: str, seconds: float, fork: int, result: RunResult, t0: flo
             if m:
                 result.artifacts.append(m[1])
     finally:
-        proc.wait()
         watchdog.cancel()
+        children.release(proc)   # and any -fork worker it left
 
 
 def fuzz_target(target: str, seconds: float, jobs: int = 1, *, progress: Progress | None = None,
                 logs_dir: pathlib.Path | None = None) -> RunResult:
     """Fuzz ``target`` for ``seconds`` of wall time; its statistics and timeline."""
-    from urlwb.triage import classify  # noqa: F401  (fail early if triage cannot import)
-
     result = RunResult(target)
     logs_dir = logs_dir or corpus_store.work_root() / "logs"
     logs_dir.mkdir(parents=True, exist_ok=True)
@@ -175,7 +178,12 @@ def fuzz_target(target: str, seconds: float, jobs: int = 1, *, progress: Progres
     result.log = str(log_path)
     t0 = time.monotonic()
     fork = jobs if jobs > 1 else 0
-    with open(log_path, "w", encoding="utf-8") as log:
+    require_free_space(corpus_store.work_dir(target))
+    try:
+        log = open(log_path, "w", encoding="utf-8")
+    except OSError as exc:
+        raise WriteError(f"cannot write {log_path}: {exc.strerror or exc}") from None
+    with log:
         while True:
             left = seconds - (time.monotonic() - t0)
             if left < 2:
@@ -188,10 +196,51 @@ def fuzz_target(target: str, seconds: float, jobs: int = 1, *, progress: Progres
             if result.restarts >= 3 and not fork:
                 fork = 1                         # failures keep coming: let libFuzzer go on past them
     result.seconds = time.monotonic() - t0
+    result.truncated = drop_truncated(corpus_store.work_dir(target))
     if progress:
         progress.done()
     add_to_stats(result)
     return result
+
+
+#: Below this much free space in the working folder, no fuzzing starts: libFuzzer would write
+#: empty corpus files on a full disk.
+MIN_FREE_BYTES = 20_000_000
+
+
+def require_free_space(folder: pathlib.Path) -> None:
+    """A folder libFuzzer can write in, with room: else one line (WriteError), before any run
+    (a read-only working corpus would otherwise give a run that saves nothing, and exit 0)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder) as probe:
+            probe.write(b"x")
+            probe.flush()
+            os.fsync(probe.fileno())
+    except OSError as exc:
+        raise WriteError(f"{folder}: cannot write there ({exc.strerror or exc})") from None
+    free = shutil.disk_usage(folder).free
+    if free < MIN_FREE_BYTES:
+        raise WriteError(f"{folder}: only {free // 1_000_000} MB free; fuzzing needs at least "
+                         f"{MIN_FREE_BYTES // 1_000_000} MB")
+
+
+_EMPTY_SHA1 = corpus_store.sha1(b"")
+
+
+def drop_truncated(folder: pathlib.Path) -> int:
+    """Remove the working-corpus files a full disk left empty: libFuzzer names each input after
+    the SHA-1 of its bytes, so an empty file with another name is a write that did not happen.
+    How many were removed."""
+    dropped = 0
+    for path in folder.iterdir():
+        try:
+            if path.name != _EMPTY_SHA1 and path.is_file() and path.stat().st_size == 0:
+                path.unlink()
+                dropped += 1
+        except OSError:
+            pass
+    return dropped
 
 
 def stats_path() -> pathlib.Path:
@@ -233,9 +282,6 @@ def summary_table(results: list[RunResult], triaged) -> str:
 
 
 def add_arguments(parser) -> None:
-    from urlwb.cliutil import one_line_errors
-
-    one_line_errors(parser)
     parser.add_argument("targets", nargs="+", metavar="TARGET", help="a target name, or all")
     parser.add_argument("--time", type=float, default=60.0, metavar="S",
                         help="seconds per target (default 60)")
@@ -246,16 +292,17 @@ def add_arguments(parser) -> None:
                         help="time to minimize each new finding (default 20)")
 
 
-def run(args) -> int:
-    from urlwb import triage
-    from urlwb.cli import UsageError
+def jobs_flag(jobs: int) -> int:
+    if not 1 <= jobs <= children.jobs_limit():
+        raise UsageError(f"--jobs must be from 1 to {children.jobs_limit()} (four per core), "
+                         f"not {jobs}")
+    return jobs
 
-    if args.time <= 0:
-        raise UsageError("--time must be positive")
-    if args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
-    if args.minimize_seconds <= 0:
-        raise UsageError("--minimize-seconds must be positive")
+
+def run(args) -> int:
+    seconds_flag("--time", args.time)
+    jobs_flag(args.jobs)
+    seconds_flag("--minimize-seconds", args.minimize_seconds)
     targets = corpus_store.resolve_targets(args.targets)
     if args.targets != ["all"]:
         for t in targets:

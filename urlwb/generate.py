@@ -1,7 +1,11 @@
 """Confusion-aware inputs for differentials: WPT URL inputs, mutated with the ingredients of URL
 confusion (backslashes, extra or missing slashes, ``@``, percent-encoded delimiters, tabs and
-newlines, IPv4 shorthands, IDNA dots), or assembled from a small URL grammar. Deterministic: the
-same seed gives the same inputs.
+newlines, IPv4 shorthands, IDNA dots, forbidden code points, lone surrogates), or assembled from
+a small URL grammar whose hosts and paths reach every spelling the Standard treats specially
+(``properties/spellings.py``: IPv4 in every radix and part count at its limits, IPv6 with '::'
+anywhere, joiners and Bidi classes, dot segments), and relative references against file bases.
+Deterministic: the same seed gives the same inputs. ``tests/test_spellings.py`` checks that
+``generate`` reaches every spelling.
 
 https://url.spec.whatwg.org/#url-parsing
 """
@@ -11,7 +15,10 @@ from __future__ import annotations
 import json
 import pathlib
 import random
+import string
 from collections.abc import Iterator
+
+from properties import spellings
 
 DATA = pathlib.Path(__file__).resolve().parent.parent / "tests" / "data" / "wpt"
 
@@ -61,8 +68,136 @@ def assemble(rng: random.Random) -> str:
     """A URL from the grammar's parts, each chosen at random."""
     scheme = rng.choice(SCHEMES)
     return "".join([scheme + ":" if scheme else "", rng.choice(SLASHES), rng.choice(USERINFO),
-                    rng.choice(HOSTS), rng.choice(PORTS), rng.choice(PATHS), rng.choice(QUERIES),
+                    host_text(rng), rng.choice(PORTS), path_text(rng), rng.choice(QUERIES),
                     rng.choice(FRAGMENTS)])
+
+
+# -- hosts and paths that reach the Standard's special spellings ------------------------------
+
+def host_text(rng: random.Random) -> str:
+    """A host: one of ``HOSTS``, an IPv4 or an IPv6 address in any spelling, a domain with
+    joiners or Bidi classes, a host with a forbidden code point, or a Windows drive letter
+    (which a file URL's host state reads as the path's)."""
+    kind = rng.randrange(7)
+    if kind < 2:
+        return rng.choice(HOSTS)
+    return (ipv4_host, ipv6_host, idna_host, forbidden_host, drive_letter)[kind - 2](rng)
+
+
+def drive_letter(rng: random.Random) -> str:
+    """https://url.spec.whatwg.org/#windows-drive-letter"""
+    return rng.choice(string.ascii_letters) + rng.choice(":|")
+
+
+def ipv4_number(rng: random.Random, n: int) -> str:
+    """``n`` as an IPv4 part: decimal, octal (a leading 0), or hex after '0x' or '0X'."""
+    return rng.choice((str(n), str(n), f"0{n:o}", f"0x{n:x}", f"0X{n:X}"))
+
+
+def ipv4_host(rng: random.Random) -> str:
+    """https://url.spec.whatwg.org/#concept-ipv4-parser: one to five parts, each 255 or 256
+    sometimes, the last at its limit for the part count or one past it sometimes; an empty or
+    non-numeric part, a trailing dot, '0x' alone."""
+    count = rng.choice((1, 2, 3, 4, 4, 5))
+    limit = 256 ** (5 - min(count, 4))
+    numbers = [rng.choice((rng.randrange(256), 255, 256)) for _ in range(count - 1)]
+    numbers.append(rng.choice((rng.randrange(limit), limit - 1, limit)))
+    parts = [ipv4_number(rng, n) for n in numbers]
+    odd = rng.randrange(8)
+    if odd < 3:
+        parts[rng.randrange(len(parts))] = ("", "a", "09", "0x", "0X")[rng.randrange(5)]
+    return ".".join(parts) + ("." if odd == 3 else "")
+
+
+IPV6_PIECES = ("0", "1", "ffff", "FFFF", "abcd", "01", "0000")
+
+
+def ipv6_host(rng: random.Random) -> str:
+    """https://url.spec.whatwg.org/#concept-ipv6-parser, between brackets: eight pieces (six
+    before an embedded IPv4), one more or one fewer, or '::' after any number of pieces (0 to 7)
+    with any number after (too many, sometimes); the IPv4 out of range, with a leading zero or
+    a part short, sometimes; a five-digit piece, a stray ':' first or last, two '::', no ']'."""
+    pieces = [rng.choice(IPV6_PIECES) for _ in range(9)]
+    embed = rng.random() < 0.4
+    k = rng.randrange(9)  # the pieces before '::'; 8: no '::'
+    if k == 8:
+        text = ":".join(pieces[:(6 if embed else 8) + rng.choice((0, 0, 0, -1, 1))])
+    else:
+        after = rng.choice((0, rng.randrange(9 - k)))
+        text = ":".join(pieces[:k]) + "::" + ":".join(pieces[k:k + after])
+    if embed:
+        octets = [rng.choice(("1", "255", "0", "256", "02")) for _ in range(rng.choice((3, 4, 4)))]
+        text += ("" if text.endswith(":") else ":") + ".".join(octets)
+    odd = rng.randrange(12)
+    if odd < 3:
+        text = ("12345:", ":", "1::2::")[odd] + text
+    elif odd == 3:
+        text += ":"
+    return "[" + text + ("" if odd == 4 else "]")
+
+
+def idna_host(rng: random.Random) -> str:
+    """A label with ZWJ or ZWNJ in one of the contexts CheckJoiners tells apart, or a
+    right-to-left label with code points of the Bidi classes RFC 5893's rules name; then a
+    plain label or none."""
+    if rng.random() < 0.5:
+        before, after = rng.choice(spellings.JOINER_CONTEXTS)
+        label = before + rng.choice((spellings.ZWJ, spellings.ZWNJ)) + after
+    else:
+        examples = spellings.BIDI_CLASS_EXAMPLES
+        rtl = rng.choice(examples["R"] + examples["AL"] + examples["AN"])
+        rest = [rng.choice(rng.choice(list(examples.values()))) for _ in range(rng.randint(0, 4))]
+        i = rng.choice((0, rng.randint(0, len(rest))))
+        label = "".join(rest[:i]) + rtl + "".join(rest[i:])
+    return label + rng.choice(("", ".example", ".com", "." + label))
+
+
+def forbidden_host(rng: random.Random) -> str:
+    return _insert_forbidden(rng, rng.choice(HOSTS[:6]))
+
+
+def _insert_forbidden(rng: random.Random, text: str) -> str:
+    """``text`` with a forbidden host or domain code point, raw or percent-encoded, anywhere
+    (https://url.spec.whatwg.org/#forbidden-domain-code-point)."""
+    c = rng.choice(spellings.FORBIDDEN_DOMAIN_CODE_POINTS)
+    piece = c if rng.random() < 0.5 else spellings.percent_encoded(c)
+    i = rng.randint(0, len(text))
+    return text[:i] + piece + text[i:]
+
+
+def path_text(rng: random.Random) -> str:
+    """One of ``PATHS``, or one to three segments among which dot segments in every spelling
+    (https://url.spec.whatwg.org/#double-dot-path-segment) and an astral code point."""
+    if rng.random() < 0.5:
+        return rng.choice(PATHS)
+    segments = spellings.DOT_SEGMENT_SPELLINGS + ("a", "b", "C:", "c|", "\U0001f600")
+    return "".join(rng.choice("//\\") + rng.choice(segments) for _ in range(rng.randint(1, 3)))
+
+
+def file_url(rng: random.Random) -> str:
+    """A file URL without a host, with one, or with a drive letter as the host
+    (https://url.spec.whatwg.org/#file-host-state), then a drive letter or not."""
+    authority = rng.choice(("", "/", "///", "//localhost/", "//host/", "\\\\h\\",
+                            "//" + drive_letter(rng), "//" + drive_letter(rng) + "/"))
+    return (rng.choice(("file:", "FILE:")) + authority
+            + rng.choice((drive_letter(rng), drive_letter(rng) + "/", "", "a:b")) + path_text(rng))
+
+
+FILE_BASES = ["file:///C:/dir/file", "file://host/dir/file", "file:///", "file:///c:/",
+              "file://h/D:/a/b"]
+
+
+def file_reference(rng: random.Random) -> tuple[str, str]:
+    """A relative reference the file state reads against a file base
+    (https://url.spec.whatwg.org/#file-state): a drive letter first ('X:' is a scheme), after
+    one slash or two, or a path-absolute, '..' or path-relative reference; and the base."""
+    if rng.random() < 0.6:
+        prefix = rng.choice(("", "/", "\\", "//", "\\\\", "/\\"))
+        ref = (prefix + drive_letter(rng)
+               + rng.choice(("", "/", "/x", "\\x", "?q", "#f", "x")))
+    else:
+        ref = rng.choice(("/x", "\\x", "/", "..", "../..", "%2e%2E/x", "x", ""))
+    return ref, rng.choice(FILE_BASES)
 
 
 def _swap_slash(rng, s):
@@ -112,7 +247,27 @@ def _host(rng, s):
         j += 1
     auth = s[i + 2:j]
     user, at, _ = auth.rpartition("@")
-    return s[:i + 2] + user + at + rng.choice(HOSTS) + rng.choice(PORTS) + s[j:]
+    return s[:i + 2] + user + at + host_text(rng) + rng.choice(PORTS) + s[j:]
+
+
+def _forbidden_in_host(rng, s):
+    i = s.find("//")
+    if i < 0:
+        return _insert_forbidden(rng, s)
+    j = i + 2
+    while j < len(s) and s[j] not in "/\\?#":
+        j += 1
+    k = s.rfind("@", i, j) + 1 or i + 2
+    return s[:k] + _insert_forbidden(rng, s[k:j]) + s[j:]
+
+
+def _lone_surrogate(rng, s):
+    """A lone surrogate, high or low (or a low then a high), first, last, inside, or as the
+    whole input (https://infra.spec.whatwg.org/#javascript-string-convert)."""
+    lone = rng.choice(spellings.HIGH_SURROGATES + spellings.LOW_SURROGATES
+                      + (spellings.LOW_SURROGATES[0] + spellings.HIGH_SURROGATES[0],))
+    i = rng.choice((0, len(s), rng.randint(1, max(1, len(s) - 1)), -1))
+    return lone if i < 0 else s[:i] + lone + s[i:]
 
 
 def _idna_dot(rng, s):
@@ -129,21 +284,26 @@ def _scheme(rng, s):
 
 
 def _tail(rng, s):
-    return s + rng.choice(PATHS) + rng.choice(QUERIES) + rng.choice(FRAGMENTS)
+    return s + path_text(rng) + rng.choice(QUERIES) + rng.choice(FRAGMENTS)
 
 
 MUTATIONS = [_swap_slash, _slash_count, _userinfo, _encode_delimiter, _insert, _host, _idna_dot,
-             _scheme, _tail]
+             _scheme, _tail, _forbidden_in_host, _lone_surrogate]
 
 
 def generate(n: int, seed: int = 0) -> Iterator[tuple[str, str | None]]:
     """``n`` (input, base) pairs: two thirds mutated WPT inputs (one to three mutations, keeping
-    the case's base), one third assembled from the grammar; deterministic in ``seed``."""
+    the case's base), a quarter assembled from the grammar, a twelfth file URLs and relative
+    references against file bases; deterministic in ``seed``."""
     rng = random.Random(seed)
     cases = wpt_cases()
     for _ in range(n):
-        if rng.random() < 1 / 3:
+        r = rng.random()
+        if r < 1 / 4:
             yield assemble(rng), None
+            continue
+        if r < 1 / 3:
+            yield file_reference(rng) if rng.random() < 0.5 else (file_url(rng), None)
             continue
         s, base = rng.choice(cases)
         for _ in range(rng.choice((1, 1, 2, 3))):

@@ -16,7 +16,10 @@ sharpest first so that most mutants die within a second or two:
    in this process (Node) are left out;
 3. ``differential:<target>``: the URLs each target's committed inputs give the engine (the
    target's ``differential_cases``), parsed by the in-process WHATWG oracles (``ada_url``,
-   ``upa_url``, ``pywhatwgurl``) and compared with the engine, known deviations left out;
+   ``upa_url``, ``pywhatwgurl``) and compared with the engine, known deviations left out, and
+   the disagreements the unmutated engine has too (``--differences``, recorded by the run on the
+   unmutated engine with ``--record-differences``): the question is whether a mutant changes
+   the engine's agreement with its peers, not whether the peers are right;
 4. ``exhaustive:encoders``: every legacy encoder on every BMP scalar value (and a sample of the
    others) against the reference encoder written from the Encoding Standard, and
    ``exhaustive:punycode``, a label for every BMP code point against Python's codec, and
@@ -148,21 +151,28 @@ def _corpus_checks() -> list[Check]:
             for t in corpus_store.TARGETS]
 
 
-def _differential_checks() -> list[Check]:
+def _differential_checks(known: set | None, record: list | None) -> list[Check]:
+    """Each target's URLs against the in-process oracles. A disagreement in ``known`` (the
+    unmutated engine has it: an open finding about a peer or the engine, such as ada 4 skipping
+    CheckBidi and CheckJoiners) does not count; with ``record`` every disagreement is appended to
+    it instead (the unmutated engine's run makes ``known``)."""
     from urlwb import corpus_store
 
     differential = corpus_store.load_target("differential")
 
-    def compare(cases, inputs):
+    def compare(target, cases, inputs):
         def run():
             for path in inputs:
                 for url, base in cases(path.read_bytes()):
-                    found = differential.disagreements(url, base)
-                    if found:
-                        raise AssertionError(found[0][2])
+                    for _, peer, detail in differential.disagreements(url, base):
+                        key = (target, url, base, peer)
+                        if record is not None:
+                            record.append(key)
+                        elif key not in (known or set()):
+                            raise AssertionError(detail)
         return run
 
-    return [Check(f"differential:{t}", compare(module.differential_cases, committed_inputs(t)))
+    return [Check(f"differential:{t}", compare(t, module.differential_cases, committed_inputs(t)))
             for t in corpus_store.TARGETS if t != "differential"
             for module in [corpus_store.load_target(t)] if hasattr(module, "differential_cases")]
 
@@ -203,13 +213,15 @@ def _exhaustive_checks() -> list[Check]:
             Check("exhaustive:public_suffix", independent.check_every_rule_against_publicsuffixlist)]
 
 
-def checks(max_examples: int | None = None) -> list[Check]:
-    """Every check, in the order they run."""
+def checks(max_examples: int | None = None, known: set | None = None,
+           record: list | None = None) -> list[Check]:
+    """Every check, in the order they run (``known`` and ``record``: see _differential_checks)."""
     from urlwb import corpus_store
 
     # The differential target's check, and the differential checks, ask the in-process oracles.
     corpus_store.load_target("differential").PARSERS = IN_PROCESS_ORACLES
-    return (_wpt_checks() + _corpus_checks() + _differential_checks() + _exhaustive_checks()
+    return (_wpt_checks() + _corpus_checks() + _differential_checks(known, record)
+            + _exhaustive_checks()
             + _property_checks(max_examples))
 
 
@@ -227,6 +239,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--max-examples", type=int, default=None,
                         help="examples per property (default: the profile's)")
     parser.add_argument("--only", default="", help="comma-separated check-name prefixes to run")
+    parser.add_argument("--differences", type=pathlib.Path, metavar="FILE",
+                        help="the differential disagreements the unmutated engine has (JSON), "
+                             "which do not count")
+    parser.add_argument("--record-differences", type=pathlib.Path, metavar="FILE",
+                        help="write every differential disagreement to FILE instead of failing")
     parser.add_argument("--keep-going", action="store_true",
                         help="run every check, reporting every kill (default: stop at the first)")
     args = parser.parse_args(argv)
@@ -241,7 +258,10 @@ def main(argv: list[str]) -> int:
 
     try:
         import engine
-        suite = checks(args.max_examples)
+        known = ({tuple(k) for k in json.loads(args.differences.read_text(encoding="utf-8"))}
+                 if args.differences else None)
+        record = [] if args.record_differences else None
+        suite = checks(args.max_examples, known, record)
     except BaseException as exc:  # noqa: BLE001 - a mutant that breaks the import is killed
         say("KILL", "import", f"{time.perf_counter() - start:.3f}", json.dumps(_describe(exc)))
         return 0
@@ -266,6 +286,8 @@ def main(argv: list[str]) -> int:
                 return 0
             continue
         say("PASS", check.name, f"{time.perf_counter() - t:.3f}")
+    if record is not None:
+        args.record_differences.write_text(json.dumps(sorted(set(record), key=repr)), encoding="utf-8")
     if not killed:
         say("DONE", f"{time.perf_counter() - start:.3f}")
     return 0

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from urlwb import corpus_store
+from urlwb.cliutil import shorten
+from urlwb.fuzz import load_stats
+from urlwb.fuzzdata import decode_text
+from urlwb.triage import artifact_dir, pending_artifacts
 
 
 def _count(folder) -> int:
@@ -12,26 +16,16 @@ def _count(folder) -> int:
 
 def preview(data: bytes, width: int = 60) -> str:
     """The input as text (its front part, where a target keeps its strings), shortened."""
-    from urlwb.cliutil import shorten
-    from urlwb.fuzzdata import decode_text
-
     return shorten(repr(decode_text(data)), width)
 
 
 def add_arguments(parser) -> None:
-    from urlwb.cliutil import one_line_errors
-
-    one_line_errors(parser)
     parser.add_argument("targets", nargs="*", metavar="TARGET", help="targets (default: all)")
     parser.add_argument("--findings", action="store_true", help="list every regress entry")
     parser.add_argument("--status", choices=("open", "fixed"), help="only findings of this status")
 
 
 def run(args) -> int:
-    from urlwb.cliutil import shorten
-    from urlwb.fuzz import load_stats
-    from urlwb.triage import artifact_dir, pending_artifacts
-
     stats = load_stats()
     targets = corpus_store.resolve_targets(args.targets)
     rows = []

@@ -16,7 +16,11 @@ import subprocess
 import sys
 import tempfile
 
-from urlwb import corpus_store
+from urlwb import children, corpus_store
+from urlwb.cliutil import seconds_flag
+from urlwb.errors import UsageError
+from urlwb.replay import replay
+from urlwb.shrink import shrink as shrink_input
 
 
 def fuzzer_env() -> dict:
@@ -40,8 +44,8 @@ def minimize(target: str, path: pathlib.Path, *, seconds: float = 30.0, runs: in
             "-minimize_crash=1", f"-runs={runs}", f"-max_total_time={max(1, int(seconds))}",
             f"-exact_artifact_path={out}", "-timeout=10", str(path)]
         try:
-            subprocess.run(cmd, cwd=tmp, env=fuzzer_env(), stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL, timeout=seconds + 60)
+            children.run(cmd, cwd=tmp, env=fuzzer_env(), stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, timeout=seconds + 10)
         except subprocess.TimeoutExpired:
             pass
         return out.read_bytes() if out.exists() else None
@@ -49,42 +53,20 @@ def minimize(target: str, path: pathlib.Path, *, seconds: float = 30.0, runs: in
 
 def shrink(target: str, data: bytes, signature: str, *, seconds: float = 20.0,
            timeout: float = 10.0, chunk: int = 8) -> bytes:
-    """Delta debugging that keeps the signature: remove ever smaller runs of bytes while the
-    input still fails the same way. Candidates are replayed a few at a time in one child
-    (``urlwb.replay``), the first that keeps the signature is taken."""
-    import time
-
-    from urlwb.replay import replay
-
-    deadline = time.monotonic() + seconds
-    best, size, seen = data, max(1, len(data) // 2), {data}
+    """The one shrinker (``urlwb.shrink``) on a target's input: a candidate fails the same way
+    when its replay through the target (in a child, ``urlwb.replay``, ``chunk`` candidates per
+    child) fails with ``signature``."""
     with tempfile.TemporaryDirectory(prefix="urlwb-shrink-") as tmp:
-        while size >= 1 and time.monotonic() < deadline:
-            candidates = []
-            for i in range(0, len(best), size):
-                c = best[:i] + best[i + size:]
-                if c and c not in seen:
-                    seen.add(c)
-                    candidates.append(c)
-            hit = None
-            for start in range(0, len(candidates), chunk):
-                if time.monotonic() >= deadline:
-                    break
-                batch = candidates[start:start + chunk]
-                paths = []
-                for n, c in enumerate(batch):
-                    paths.append(pathlib.Path(tmp, f"c{start + n}"))
-                    paths[-1].write_bytes(c)
-                outcomes = replay(target, paths, timeout=timeout)
-                hit = next((c for c, o in zip(batch, outcomes) if not o.ok and o.signature == signature), None)
-                if hit is not None:
-                    break
-            if hit is not None:
-                best = hit
-                size = min(size, max(1, len(best) // 2))
-            else:
-                size //= 2
-    return best
+        def first_failing(batch: list[bytes]) -> int | None:
+            paths = []
+            for n, candidate in enumerate(batch):
+                paths.append(pathlib.Path(tmp, f"c{n}"))
+                paths[-1].write_bytes(candidate)
+            outcomes = replay(target, paths, timeout=timeout)
+            return next((i for i, o in enumerate(outcomes)
+                         if not o.ok and o.signature == signature), None)
+
+        return shrink_input(data, first_failing, seconds=seconds, batch=chunk)
 
 
 def target_of(path: pathlib.Path) -> str | None:
@@ -96,9 +78,6 @@ def target_of(path: pathlib.Path) -> str | None:
 
 
 def add_arguments(parser) -> None:
-    from urlwb.cliutil import one_line_errors
-
-    one_line_errors(parser)
     parser.add_argument("file", type=pathlib.Path, help="a failing input")
     parser.add_argument("--target", help="its target (default: read from the path)")
     parser.add_argument("--seconds", type=float, default=30.0, help="time budget (default 30)")
@@ -107,24 +86,29 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from urlwb.cli import UsageError
-    from urlwb.replay import replay
-
     if not args.file.is_file():
         raise UsageError(f"{args.file}: no such file")
     target = args.target or target_of(args.file)
     if target is None:
         raise UsageError(f"{args.file}: cannot tell its target from the path; give --target")
     corpus_store.check_target(target)
-    if args.seconds <= 0:
-        raise UsageError("--seconds must be positive")
-    before = replay(target, [args.file])[0]
+    seconds_flag("--seconds", args.seconds)
+    if not corpus_store.readable(args.file):
+        raise UsageError(f"{args.file}: not a readable file")
+    out = args.output or args.file.with_name(args.file.name + ".min")
+    if out.is_dir():
+        out = out / (args.file.name + ".min")
+    # The first replay gets a share of the budget, not the usual 10 s per input: a huge input
+    # that takes longer than the whole budget to replay cannot be minimized in it.
+    before = replay(target, [args.file], timeout=max(1.0, min(10.0, args.seconds / 2)))[0]
+    if before.kind == "timeout":
+        raise UsageError(f"{args.file}: its replay alone takes longer than the budget "
+                         f"(--seconds {args.seconds:g}); give more time")
     if before.ok:
         print(f"{args.file}: passes the {target} check; nothing to minimize", file=sys.stderr)
         return 1
     data = args.file.read_bytes()
     print(f"{args.file}: {len(data)} bytes, {before.signature}")
-    out = args.output or args.file.with_name(args.file.name + ".min")
     small = minimize(target, args.file, seconds=args.seconds / 2)
     if small is not None and len(small) < len(data):
         corpus_store.atomic_write(out, small)

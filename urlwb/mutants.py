@@ -61,6 +61,7 @@ import time
 import tomllib
 
 from urlwb import corpus_store
+from urlwb.errors import UsageError
 
 ENGINE_DIR = corpus_store.ROOT / "engine"
 EQUIVALENT_FILE = corpus_store.ROOT / "corpus" / "mutants" / "equivalent.toml"
@@ -243,6 +244,8 @@ class Session:
         self.meta_path = folder / "session.json"
         self.pristine = folder / "snapshot"   # the engine and the kill suite, as the session began
         self.meta = json.loads(self.meta_path.read_text()) if self.meta_path.exists() else {}
+        #: the differential disagreements of the unmutated engine (the baseline run writes them)
+        self.differences = folder / "differences.json"
 
     def save_meta(self) -> None:
         corpus_store.atomic_write(self.meta_path, json.dumps(self.meta, indent=2).encode())
@@ -430,6 +433,7 @@ class Worker:
         try:
             verdict, _ = run_suite(self.root, timeouts, default_timeout=default_timeout,
                                    suite_root=self.session.pristine,
+                                   extra_args=["--differences", str(self.session.differences)],
                                    on_proc=lambda p: setattr(self, "proc", p))
         finally:
             target.write_text(original, encoding="utf-8")
@@ -446,11 +450,14 @@ def baseline(session: Session, log=print) -> dict[str, float]:
     check's seconds (the measure of a hang)."""
     log("the kill suite against the unmutated engine ...")
     verdict, passed = run_suite(session.pristine, {}, default_timeout=600.0,
-                                suite_root=session.pristine, cwd=session.folder)
+                                suite_root=session.pristine, cwd=session.folder,
+                                extra_args=["--record-differences", str(session.differences)])
     if verdict.killed:
         raise RuntimeError(f"the kill suite fails on the unmutated engine: {verdict.killer} "
                            f"({verdict.check}): {verdict.detail[:500]}")
-    log(f"  {len(passed)} checks pass in {verdict.seconds:.1f} s")
+    known = len(json.loads(session.differences.read_text(encoding="utf-8")))
+    log(f"  {len(passed)} checks pass in {verdict.seconds:.1f} s ({known} differential "
+        f"disagreements it has too do not count)")
     return dict(passed, __total__=verdict.seconds)
 
 
@@ -596,9 +603,6 @@ def collect(session: Session, equivalents: dict[Key, str]) -> tuple[list[Mutant]
 # -- the subcommand -------------------------------------------------------------------------------
 
 def add_arguments(parser) -> None:
-    from urlwb.cliutil import one_line_errors
-
-    one_line_errors(parser)
     parser.add_argument("--sample", type=int, default=300, metavar="N",
                         help="how many mutants, a seeded sample across all engine modules (default 300)")
     parser.add_argument("--seed", type=int, default=1, metavar="S", help="the sample's seed (default 1)")
@@ -617,7 +621,6 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from urlwb.cli import UsageError
     from urlwb import mutants_report
 
     if args.sample < 1 or args.jobs < 1 or args.timeout_factor <= 0 or args.min_timeout <= 0:

@@ -9,10 +9,10 @@ judged yet are counted apart. A mutant whose engine does not even import is kill
 
 from __future__ import annotations
 
-import html
 import statistics
 from collections import Counter, defaultdict
 
+from urlwb import htmlpage
 from urlwb.cliutil import shorten
 
 
@@ -139,36 +139,5 @@ def render_markdown(s: dict, mutants: list, problems: list[str]) -> str:
 
 
 def render_html(s: dict, mutants: list, problems: list[str]) -> str:
-    e = html.escape
-
-    def table(headers, rows):
-        head = "".join(f"<th>{e(h)}</th>" for h in headers)
-        body = "".join("<tr>" + "".join(f"<td>{e(str(c))}</td>" for c in row) + "</tr>" for row in rows)
-        return f"<table><tr>{head}</tr>{body}</table>"
-
-    def counts(rows):
-        return [(r["name"], r["killed"], r["survived"], r["equivalent"], _pc(r["rate"])) for r in rows]
-
-    survivors = "".join(
-        f"<details><summary><code>{e(m.module)}:{m.line}</code> {e(m.function)} ({e(m.operator)})"
-        f"</summary><pre>{e(m.diff)}</pre></details>" for m in _survivors(mutants))
-    equivalent = "".join(f"<li><code>{e(m.module)}:{m.line}</code> {e(m.function)}: {e(m.reason)}</li>"
-                         for m in mutants if m.status == "equivalent")
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>Mutation testing of the engine</title>
-<style>body{{font:14px system-ui,sans-serif;max-width:70em;margin:2em auto;padding:0 1em}}
-table{{border-collapse:collapse;margin:1em 0}}td,th{{border:1px solid #ccc;padding:.2em .6em}}
-td:nth-child(n+2){{text-align:right}}pre{{background:#f6f6f6;padding:.5em;overflow:auto}}
-.problem{{color:#b00}}</style></head><body>
-<h1>Mutation testing of the engine</h1>
-<ul>{''.join(f'<li>{e(line)}</li>' for line in _headline(s))}</ul>
-{''.join(f'<p class=problem>{e(p)}</p>' for p in problems)}
-<h2>Per module</h2>{table(("module", "killed", "survived", "equivalent", "kill rate"), counts(s["modules"]))}
-<h2>Killers</h2>{table(("check", "mutants killed first", "median seconds"),
-                      [(r["killer"], r["killed"], f"{r['median_seconds']:.1f}") for r in s["killers"]])}
-<h2>Survivors ({len(_survivors(mutants))})</h2>{survivors}
-<h2>Per function</h2>{table(("function", "killed", "survived", "equivalent", "kill rate"),
-                           counts(sorted(s["functions"], key=lambda r: (-r["survived"], r["name"]))))}
-<h2>Equivalent</h2><ul>{equivalent}</ul>
-</body></html>
-"""
+    """The Markdown report as one self-contained page (urlwb.htmlpage)."""
+    return htmlpage.page("Mutation testing of the engine", render_markdown(s, mutants, problems))

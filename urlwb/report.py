@@ -1,6 +1,7 @@
-"""The campaign report: Markdown, and one self-contained HTML page (inline CSS and SVG plots).
+"""The campaign report: Markdown, and the same as one self-contained HTML page (the Markdown
+rendered by urlwb.htmlpage, with inline SVG plots).
 
-Both are rendered from the campaign's record (``urlwb.campaign``): per target executions,
+It is rendered from the campaign's record (``urlwb.campaign``): per target executions,
 exec/s, libFuzzer coverage over time, corpus size, the engine's branch coverage before and after
 the round, findings with their minimized inputs; then the differential round, when there is one.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 import html
 
 from urlwb.cliutil import shorten
+from urlwb.htmlpage import figure, page
 
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39")
@@ -94,6 +96,9 @@ def render_markdown(c: dict) -> str:
              f"- engine branch coverage by the fuzz corpora: {_delta(c.get('branch_before'), c.get('branch_after'))}",
              f"- new findings: {len(c['new_findings'])}; duplicates of filed ones: {c['duplicates']}; "
              f"open findings in corpus/*/regress/: {c['open_total']}", "",
+             "## Coverage growth", "",
+             "libFuzzer's edge coverage of the engine over the round, each target relative to its "
+             "start (a plot in the HTML page).", "", figure("coverage"), "",
              "## Targets", "",
              "| target | seconds | executions | exec/s | libFuzzer cov | corpus | engine branch coverage | crashes | new |",
              "|---|---:|---:|---:|---|---:|---|---:|---:|"]
@@ -113,6 +118,11 @@ def render_markdown(c: dict) -> str:
         lines += ["", "## Open findings (all rounds)", "", "| target | signature | input | note |", "|---|---|---|---|"]
         for f in c["open_findings"]:
             lines.append(f"| {f['target']} | `{f['signature']}` | `{f['preview']}` | {shorten(f['note'], 120)} |")
+    if c.get("round_errors"):
+        lines += ["", "## Rounds that failed", "",
+                  "Each was caught; the campaign went on without it.", ""]
+        for e in c["round_errors"]:
+            lines += [f"### {e['round']}: {e['error']}", "", "```", e["traceback"].rstrip(), "```", ""]
     lines += ["", "## Differential round", ""]
     diff = c.get("diff") or {}
     if diff.get("markdown"):   # its headings nested under this section's
@@ -124,60 +134,12 @@ def render_markdown(c: dict) -> str:
     return "\n".join(lines)
 
 
-CSS = """
-body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}
-table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #ddd;padding:4px 8px;vertical-align:top}
-th{background:#f4f4f4}td.n{text-align:right;font-variant-numeric:tabular-nums}
-code,pre{font:12px ui-monospace,monospace;background:#f6f6f6}pre{padding:8px;overflow-x:auto;white-space:pre-wrap}
-.finding{border-left:4px solid #d62728;padding-left:10px;margin:1em 0}.muted{color:#777}
-"""
-
-
 def render_html(c: dict) -> str:
-    e = html.escape
-    rows = []
-    for i, t in enumerate(c["targets"]):
-        rows.append(
-            f"<tr><td>{e(t['target'])}</td><td class=n>{t['seconds']:.0f}</td><td class=n>{t['execs']:,}</td>"
-            f"<td class=n>{t['exec_per_s']:.0f}</td><td class=n>{t['corpus']}</td>"
-            f"<td>{e(_delta(t.get('branch_before'), t.get('branch_after')))}</td>"
-            f"<td class=n>{t['crashes']}</td><td class=n>{t['new']}</td>"
-            f"<td>{svg_timeline(t.get('timeline', []), color=PALETTE[i % len(PALETTE)], label=t['target'])}</td></tr>")
-    findings = []
-    for f in c["new_findings"]:
-        findings.append(
-            f"<div class=finding><h3>{e(f['target'])}: <code>{e(f['signature'])}</code></h3>"
-            f"<p>entry <code>{e(f['path'])}</code>, {f['size']} bytes (minimized from {f['original_size']})</p>"
-            f"<p>input <code>{e(f['preview'])}</code><br>hex <code>{e(f['hex'])}</code></p>"
-            f"<pre>{e(f['detail'])}</pre></div>")
-    open_rows = "".join(
-        f"<tr><td>{e(f['target'])}</td><td><code>{e(f['signature'])}</code></td>"
-        f"<td><code>{e(f['preview'])}</code></td><td>{e(shorten(f['note'], 200))}</td></tr>"
-        for f in c.get("open_findings", []))
-    diff = c.get("diff") or {}
-    diff_html = diff["html"] if diff.get("html") else f"<p class=muted>Skipped: {e(diff.get('skipped', 'not run'))}.</p>"
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>Fuzzing campaign {e(c['stamp'])}</title>
-<style>{CSS}</style></head><body>
-<h1>Fuzzing campaign {e(c['stamp'])}</h1>
-<p>A {c['minutes']:g}-minute round over {len(c['targets'])} targets ({c['wall_seconds']:.0f} s wall time),
-engine {e(str(c.get('engine_commit', '?')))}.
-{sum(t['execs'] for t in c['targets']):,} executions; engine branch coverage by the fuzz corpora
-{e(_delta(c.get('branch_before'), c.get('branch_after')))};
-{len(c['new_findings'])} new findings, {c['duplicates']} duplicates, {c['open_total']} open in corpus/*/regress/.</p>
-{f"<p class=muted>Note: {e(c['coverage_note'])}.</p>" if c.get('coverage_note') else ''}
-<h2>Coverage growth</h2>
-<p class=muted>libFuzzer's edge coverage of the engine over the round, each target relative to its start.</p>
-{svg_overview(c['targets'])}
-<h2>Targets</h2>
-<table><tr><th>target</th><th>seconds</th><th>executions</th><th>exec/s</th><th>corpus</th>
-<th>engine branch coverage (before → after)</th><th>crashes</th><th>new</th><th>libFuzzer cov over time</th></tr>
-{''.join(rows)}</table>
-<h2>New findings</h2>
-{''.join(findings) or '<p>No new finding in this round.</p>'}
-<h2>Open findings (all rounds)</h2>
-{'<table><tr><th>target</th><th>signature</th><th>input</th><th>note</th></tr>' + open_rows + '</table>' if open_rows else '<p>None.</p>'}
-<h2>Differential round</h2>
-{diff_html}
-</body></html>
-"""
+    """The report's Markdown as one HTML page (urlwb.htmlpage), with the coverage plots."""
+    plots = "".join(
+        f"<figure style='display:inline-block;margin:4px'>"
+        f"{svg_timeline(t.get('timeline', []), color=PALETTE[i % len(PALETTE)], label=t['target'])}"
+        f"<figcaption>{html.escape(t['target'])}</figcaption></figure>"
+        for i, t in enumerate(c["targets"]))
+    return page(f"Fuzzing campaign {c['stamp']}", render_markdown(c),
+                {"coverage": svg_overview(c["targets"]) + "<div>" + plots + "</div>"})

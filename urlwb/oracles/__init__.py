@@ -10,20 +10,29 @@ compared field by field. Families:
   ``pywhatwgurl``, Node's global ``URL`` and ``whatwg-url``): any disagreement with the engine is a
   bug on one side.
 - ``other``: URL parsers users pair with WHATWG ones (``urllib``, ``rfc3986``, ``yarl``,
-  ``urllib3``, ``hyperlink``): their differences are findings about them.
+  ``urllib3``, ``hyperlink``, ``httptools``, and the adapters in other languages): their
+  differences are findings about them.
 - ``host``: host-level oracles (``idna``, ``ipaddress``, the public suffix libraries), compared on
   hosts rather than URLs (see :mod:`urlwb.oracles.hosts`).
 
 Each adapter catches exactly the exception types its parser documents for rejection; anything else
 comes back as a record with ``crash`` set ("oracle crashed"), never swallowed. An adapter that
 cannot start (package or ``node`` missing) is skipped with a one-line reason.
+
+Parsers in other languages are programs speaking one JSON-lines protocol (``PROTOCOL.md``),
+declared by an ``oracles.toml`` in a folder here (:mod:`urlwb.oracles.manifests`) or by the user
+(``--oracle``, ``[tool.urlwb.oracles]``), and run by :mod:`urlwb.oracles.supervisor`.
 """
 
 from __future__ import annotations
 
 import importlib
+import pathlib
 import re
+import traceback
 from typing import NamedTuple
+
+from urlwb.oracles import manifests
 
 #: The special schemes and their default ports (https://url.spec.whatwg.org/#special-scheme).
 SPECIAL_SCHEMES = {"ftp": 21, "file": None, "http": 80, "https": 443, "ws": 80, "wss": 443}
@@ -35,7 +44,8 @@ class Record(NamedTuple):
     ``host`` is the serialized host (IPv6 in brackets) or None when the URL has no host; ``port``
     an int or None; ``path`` the serialized path; ``query``/``fragment`` None when absent (the
     Standard's null), "" when present but empty. ``crash`` is set, with ``failure`` False, when
-    the parser raised something it does not document: the oracle crashed.
+    the parser raised something it does not document, or its process died on this input: the
+    oracle crashed; ``hung`` too when it gave no answer within its deadline.
     """
 
     failure: bool
@@ -49,6 +59,8 @@ class Record(NamedTuple):
     fragment: str | None = None
     href: str | None = None
     crash: str | None = None
+    #: with ``crash``: the oracle did not answer within its deadline ("oracle hung")
+    hung: bool = False
 
     @property
     def ok(self) -> bool:
@@ -60,8 +72,24 @@ FAILURE = Record(failure=True)
 NOT_APPLICABLE = None
 
 
-def crashed(exc: BaseException) -> Record:
-    return Record(failure=False, crash=f"{type(exc).__name__}: {exc}"[:300])
+def crashed(exc: BaseException, where: bool = False) -> Record:
+    """An "oracle crashed" record: the exception's type and message, and with ``where`` the
+    innermost frame of its traceback (for the engine: the line that broke its promise)."""
+    text = f"{type(exc).__name__}: {exc}"
+    if where and exc.__traceback__ is not None:
+        frame = traceback.extract_tb(exc.__traceback__)[-1]
+        text += f" (at {pathlib.Path(frame.filename).name}:{frame.lineno} in {frame.name})"
+    return Record(failure=False, crash=text[:400])
+
+
+def crash_record(reason: str) -> Record:
+    """"oracle crashed" on one input, with the one-line reason (exit status, stderr, bad line)."""
+    return Record(failure=False, crash=reason[:300])
+
+
+def hang_record(reason: str) -> Record:
+    """"oracle hung" on one input: no answer within the deadline."""
+    return Record(failure=False, crash=reason[:300], hung=True)
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -112,6 +140,9 @@ class Oracle:
     version: str = ""
     #: False when the parser has no notion of a base URL (such pairs are not compared).
     supports_base: bool = True
+    #: The longest input (code points) the parser is given; longer ones are not applicable:
+    #: an in-process parser cannot be stopped mid-input, so one that is not linear gets less.
+    max_input: int = 1_000_000
 
     def parse(self, input: str, base: str | None = None) -> Record | None:
         raise NotImplementedError
@@ -127,42 +158,138 @@ class Unavailable(Exception):
     """An oracle that cannot start; its message is the one-line reason."""
 
 
-#: name -> (module, factory, family); import is lazy so a missing package costs nothing.
-REGISTRY: dict[str, tuple[str, str, str]] = {
-    "engine": ("urlwb.oracles.whatwg", "EngineOracle", "whatwg"),
-    "ada_url": ("urlwb.oracles.whatwg", "AdaOracle", "whatwg"),
-    "upa_url": ("urlwb.oracles.whatwg", "UpaOracle", "whatwg"),
-    "pywhatwgurl": ("urlwb.oracles.whatwg", "PyWhatwgUrlOracle", "whatwg"),
-    "node": ("urlwb.oracles.node_oracle", "NodeURLOracle", "whatwg"),
-    "whatwg-url": ("urlwb.oracles.node_oracle", "WhatwgURLOracle", "whatwg"),
-    "urllib": ("urlwb.oracles.other", "UrllibOracle", "other"),
-    "rfc3986": ("urlwb.oracles.other", "Rfc3986Oracle", "other"),
-    "yarl": ("urlwb.oracles.other", "YarlOracle", "other"),
-    "urllib3": ("urlwb.oracles.other", "Urllib3Oracle", "other"),
-    "hyperlink": ("urlwb.oracles.other", "HyperlinkOracle", "other"),
-}
+class Entry:
+    """A registry entry: what ``load`` needs to start one oracle, and its family before it starts.
 
-WHATWG = [n for n, (_, _, f) in REGISTRY.items() if f == "whatwg"]
-OTHER = [n for n, (_, _, f) in REGISTRY.items() if f == "other"]
+    In-process oracles name a module and a factory (called with a dict the oracles of one ``load``
+    share); the others carry a :class:`~urlwb.oracles.manifests.Spec` (a subprocess speaking
+    ``PROTOCOL.md``, or a ``py:`` callable). ``family`` is updated from the hello line once the
+    oracle has started."""
+
+    __slots__ = ("name", "family", "language", "module", "factory", "spec")
+
+    def __init__(self, name: str, family: str, language: str, module: str, factory: str,
+                 spec: manifests.Spec | None = None):
+        self.name, self.family, self.language = name, family, language
+        self.module, self.factory, self.spec = module, factory, spec
+
+    @property
+    def skip(self) -> str | None:
+        return self.spec.skip if self.spec is not None else None
+
+    @property
+    def in_process(self) -> bool:
+        """Whether it runs in the workbench's own process (a module's oracle or a ``py:``
+        callable), cheap enough to ask once per fuzz execution."""
+        return self.spec is None or self.spec.callable is not None
+
+
+def _builtin(name: str, module: str, factory: str, family: str, language: str) -> Entry:
+    return Entry(name, family, language, f"urlwb.oracles.{module}", factory)
+
+
+#: name -> Entry: the in-process oracles, then every shipped manifest's (``*/oracles.toml``),
+#: then the user's (:func:`configure`); imports are lazy, so a missing package costs nothing.
+REGISTRY: dict[str, Entry] = {e.name: e for e in [
+    _builtin("engine", "whatwg", "EngineOracle", "whatwg", "Python"),
+    _builtin("ada_url", "whatwg", "AdaOracle", "whatwg", "C++"),
+    _builtin("upa_url", "whatwg", "UpaOracle", "whatwg", "C++"),
+    _builtin("pywhatwgurl", "whatwg", "PyWhatwgUrlOracle", "whatwg", "Python"),
+    _builtin("urllib", "other", "UrllibOracle", "other", "Python"),
+    _builtin("rfc3986", "other", "Rfc3986Oracle", "other", "Python"),
+    _builtin("yarl", "other", "YarlOracle", "other", "Python"),
+    _builtin("urllib3", "other", "Urllib3Oracle", "other", "Python"),
+    _builtin("hyperlink", "other", "HyperlinkOracle", "other", "Python"),
+    _builtin("httptools", "other", "HttptoolsOracle", "other", "C"),
+]}
+#: name -> Spec: host-level oracles declared by manifests (kind "host"), for urlwb.oracles.hosts
+HOST_SPECS: dict[str, manifests.Spec] = {}
+#: one line per manifest that could not be read
+MANIFEST_ERRORS: list[str] = []
+#: every manifest folder (``urlwb/oracles/<folder>/``), read or not
+FOLDERS: list[manifests.Folder] = manifests.discover()
+
+
+def _register_manifests() -> None:
+    for folder in FOLDERS:
+        if folder.error:
+            MANIFEST_ERRORS.append(folder.error)
+        for spec in folder.specs:
+            if spec.name in REGISTRY or spec.name in HOST_SPECS:
+                MANIFEST_ERRORS.append(f"{folder.path.name}/oracles.toml: {spec.name}: name already taken")
+            elif spec.kind == "host":
+                HOST_SPECS[spec.name] = spec
+            else:
+                REGISTRY[spec.name] = Entry(spec.name, spec.family, spec.language,
+                                            "urlwb.oracles.supervisor", "SubprocessOracle", spec)
+
+
+_register_manifests()
+
+
+def configure(flags: list[str] | None = None, cwd=None, config: bool = True) -> list[str]:
+    """Register the user's oracles: each ``--oracle NAME=...`` of ``flags`` and (``config``) the
+    ``[tool.urlwb.oracles]`` table of ``urlwb.toml`` / ``pyproject.toml`` in ``cwd``. Returns
+    the names the flags gave (always run). Raises :class:`~urlwb.oracles.manifests.ManifestError`
+    (one line) for a misconfigured one."""
+    specs = manifests.config_specs(cwd) if config else []
+    flagged = [manifests.parse_flag(f) for f in flags or []]
+    by_name = {s.name: s for s in specs}
+    by_name.update({s.name: s for s in flagged})  # a flag overrides the table
+    for spec in by_name.values():
+        if _shipped(spec.name):
+            raise manifests.ManifestError(f"oracle {spec.name!r}: the name of a shipped oracle; choose another")
+        if spec.kind == "host" and not spec.callable:
+            HOST_SPECS[spec.name] = spec
+        elif spec.callable:
+            REGISTRY[spec.name] = Entry(spec.name, spec.family, "Python", "urlwb.oracles.protocol",
+                                        "CallableOracle", spec)
+        else:
+            REGISTRY[spec.name] = Entry(spec.name, spec.family, spec.language,
+                                        "urlwb.oracles.supervisor", "SubprocessOracle", spec)
+    return [s.name for s in flagged if s.name in REGISTRY]
+
+
+def _shipped(name: str) -> bool:
+    """Whether ``name`` is taken by an in-process oracle or a manifest's (not by the user's)."""
+    if name in HOST_SPECS:
+        return HOST_SPECS[name].source == "manifest"
+    entry = REGISTRY.get(name)
+    return entry is not None and (entry.spec is None or entry.spec.source == "manifest")
 
 
 def family(name: str) -> str:
-    return REGISTRY[name][2]
+    return REGISTRY[name].family
+
+
+def groups() -> dict[str, list[str]]:
+    """``--parsers`` groups: ``all``, ``whatwg``, ``other``, and one per language (lowercase,
+    e.g. ``go``, ``javascript``) unless a parser has that name."""
+    out = {"all": list(REGISTRY),
+           "whatwg": [n for n, e in REGISTRY.items() if e.family == "whatwg"],
+           "other": [n for n, e in REGISTRY.items() if e.family != "whatwg"]}
+    for n, e in REGISTRY.items():
+        lang = e.language.lower().replace(" ", "-")
+        if lang not in REGISTRY and lang not in ("all", "whatwg", "other", "?"):
+            out.setdefault(lang, []).append(n)
+    return out
 
 
 def resolve_names(spec: str | list[str] | None) -> list[str]:
-    """Parser names from a ``--parsers`` value: a comma list of names or of ``all``, ``whatwg``,
-    ``other``; ValueError naming the unknown ones."""
+    """Parser names from a ``--parsers`` value: a comma list of names or groups (:func:`groups`);
+    ValueError naming the unknown ones."""
     if spec is None:
         return list(REGISTRY)
     parts = spec.split(",") if isinstance(spec, str) else list(spec)
+    named = groups()
     names: list[str] = []
     for part in (p.strip() for p in parts):
         if not part:
             continue
-        group = {"all": list(REGISTRY), "whatwg": WHATWG, "other": OTHER}.get(part)
+        group = named.get(part)
         if group is None and part not in REGISTRY:
-            raise ValueError(f"unknown parser {part!r} (known: {', '.join(REGISTRY)}, or all, whatwg, other)")
+            raise ValueError(f"unknown parser {part!r} (known: {', '.join(REGISTRY)}, or "
+                             f"{', '.join(named)})")
         for n in group or [part]:
             if n not in names:
                 names.append(n)
@@ -172,20 +299,31 @@ def resolve_names(spec: str | list[str] | None) -> list[str]:
 
 
 def load(names: list[str]) -> tuple[dict[str, Oracle], dict[str, str]]:
-    """Start the named oracles: (name -> oracle, name -> one-line reason for each skipped one)."""
+    """Start the named oracles: (name -> oracle, name -> one-line reason for each skipped one).
+    Oracles outside the process start together (each waits for its hello line at once)."""
     oracles: dict[str, Oracle] = {}
     skipped: dict[str, str] = {}
     shared: dict[str, object] = {}
     for name in names:
-        module_name, factory, _ = REGISTRY[name]
+        entry = REGISTRY[name]
+        if entry.skip:
+            skipped[name] = entry.skip
+            continue
         try:
-            module = importlib.import_module(module_name)
-            oracles[name] = getattr(module, factory)(shared)
+            factory = getattr(importlib.import_module(entry.module), entry.factory)
+            oracles[name] = factory(entry.spec) if entry.spec is not None else factory(shared)
         except Unavailable as exc:
             skipped[name] = str(exc)
         except ImportError as exc:
             skipped[name] = f"not installed ({exc})"
-    return oracles, skipped
+    for name in [n for n, o in oracles.items() if hasattr(o, "ready")]:
+        try:
+            oracles[name].ready()
+            REGISTRY[name].family = oracles[name].family
+        except Unavailable as exc:
+            skipped[name] = str(exc)
+            oracles.pop(name).close()
+    return {n: oracles[n] for n in names if n in oracles}, skipped
 
 
 def close_all(oracles: dict[str, Oracle]) -> None:

@@ -15,10 +15,13 @@ are compared without it.
 
 from __future__ import annotations
 
+import importlib
 import importlib.metadata
+import ipaddress
+import sys
 from typing import NamedTuple
 
-from urlwb.oracles import Unavailable
+from urlwb.oracles import HOST_SPECS, Unavailable
 
 
 class HostAnswer(NamedTuple):
@@ -54,7 +57,6 @@ class HostOracle:
 
 class IdnaOracle(HostOracle):
     """``idna.encode(domain, uts46=True)``: IDNA2008 with the UTS46 mapping."""
-
     name, questions = "idna", ("to-ascii",)
 
     def __init__(self):
@@ -73,12 +75,9 @@ class IdnaOracle(HostOracle):
 
 class IpaddressOracle(HostOracle):
     """``ipaddress.ip_address`` on the host as written (brackets removed), serialized."""
-
     name, questions = "ipaddress", ("ip",)
 
     def __init__(self):
-        import ipaddress
-        import sys
         self._ip = ipaddress.ip_address
         self.version = f"Python {sys.version.split()[0]}"
 
@@ -135,7 +134,6 @@ class PublicSuffixListOracle(HostOracle):
 
 class TldextractOracle(HostOracle):
     """``tldextract`` offline (its bundled snapshot, private domains included, no fetch)."""
-
     name, questions = "tldextract", ("public-suffix", "registrable-domain")
 
     def __init__(self):
@@ -167,12 +165,27 @@ HOST_ORACLES = {
 
 
 def load_hosts(names=None) -> tuple[dict[str, HostOracle], dict[str, str]]:
+    """The host-level oracles: the in-process ones above and those of the manifests (kind
+    ``host``, run by :mod:`urlwb.oracles.supervisor`): (name -> oracle, name -> reason skipped)."""
     oracles, skipped = {}, {}
-    for name in names or HOST_ORACLES:
+    for name in names or [*HOST_ORACLES, *HOST_SPECS]:
         try:
-            oracles[name] = HOST_ORACLES[name]()
+            if name in HOST_SPECS:
+                if HOST_SPECS[name].skip:
+                    raise Unavailable(HOST_SPECS[name].skip)
+                supervisor = importlib.import_module("urlwb.oracles.supervisor")
+                oracles[name] = supervisor.SubprocessHostOracle(HOST_SPECS[name])
+            else:
+                oracles[name] = HOST_ORACLES[name]()
         except Unavailable as exc:
             skipped[name] = str(exc)
         except ImportError as exc:
             skipped[name] = f"not installed ({exc})"
     return oracles, skipped
+
+
+def close_hosts(oracles: dict[str, HostOracle]) -> None:
+    for oracle in oracles.values():
+        close = getattr(oracle, "close", None)
+        if close is not None:
+            close()

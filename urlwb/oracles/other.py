@@ -1,5 +1,5 @@
 """Non-WHATWG URL parsers that users pair with WHATWG ones: ``urllib.parse``, ``rfc3986``,
-``yarl``, ``urllib3.util.parse_url`` and ``hyperlink``.
+``yarl``, ``urllib3.util.parse_url``, ``hyperlink`` and ``httptools.parse_url``.
 
 https://url.spec.whatwg.org/#goals (the Standard obsoletes RFC 3986 and RFC 3987)
 
@@ -10,7 +10,8 @@ leniently). A result without a scheme when no base was given is counted as failu
 absolute URL, which is what the Standard's parser is asked for. Documented rejections caught:
 ``urllib.parse``: ``ValueError`` (``urlsplit`` on bad brackets, ``.port`` out of range);
 ``rfc3986``: ``rfc3986.exceptions.RFC3986Exception``; ``yarl``: ``ValueError``; ``urllib3``:
-``urllib3.exceptions.LocationParseError``; ``hyperlink``: ``hyperlink.URLParseError``.
+``urllib3.exceptions.LocationParseError``; ``hyperlink``: ``hyperlink.URLParseError``;
+``httptools``: ``httptools.HttpParserInvalidURLError``.
 """
 
 from __future__ import annotations
@@ -189,3 +190,40 @@ class HyperlinkOracle(Oracle):
         except Exception as exc:  # noqa: BLE001 - undocumented: the oracle crashed
             return crashed(exc)
         return rec
+
+
+class HttptoolsOracle(Oracle):
+    """``httptools.parse_url`` (the URL parser of the HTTP parser behind uvicorn, in C): a
+    request target's parser, no base. It takes bytes (the input's UTF-8) and has no serializer
+    (href None); an empty query or fragment reads as none."""
+
+    name, family = "httptools", "other"
+    supports_base = False
+
+    def __init__(self, shared=None):
+        try:
+            import httptools
+        except ImportError as exc:
+            raise Unavailable(f"httptools not installed ({exc})") from None
+        self._parse_url = httptools.parse_url
+        self._error = httptools.HttpParserInvalidURLError
+        self.version = _version("httptools")
+
+    def parse(self, input, base=None):
+        if base is not None:
+            return NOT_APPLICABLE
+        try:
+            u = self._parse_url(input.encode("utf-8"))
+        except self._error:
+            return FAILURE
+        except Exception as exc:  # noqa: BLE001 - undocumented: the oracle crashed
+            return crashed(exc)
+        if not u.schema:
+            return FAILURE
+
+        def text(b: bytes | None) -> str | None:
+            return None if b is None else b.decode("utf-8", "replace")
+
+        user, _, password = (text(u.userinfo) or "").partition(":")
+        return Record(False, text(u.schema), user, password, _bracket(text(u.host)), u.port,
+                      text(u.path) or "", text(u.query), text(u.fragment), None)

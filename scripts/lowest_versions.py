@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""The lowest dependency versions pyproject.toml admits, tested: a CI step.
+
+    python3 scripts/lowest_versions.py [--venv DIR] [--keep]
+
+Creates a separate virtual environment, installs in it each runtime dependency of
+pyproject.toml, and pytest from the ``test`` extra, at exactly the lowest version its ``>=``
+admits (their own dependencies as pip resolves them: uv's ``--resolution lowest-direct``), then
+the project itself (a built wheel, without dependencies, so that what is tested is what installs),
+and runs from outside the checkout, against that installed wheel:
+
+- the conformance tests (the WPT data, IdnaTestV2 and toascii, the PSL tests), and the tests of
+  the engine's generated data (their comparisons with the ``idna`` and ``publicsuffixlist``
+  packages skip: those are not installed, being no runtime dependency);
+- the quicker Hypothesis properties and one state machine (``ci`` profile), for hypothesis's
+  minimum (the other properties are left to ``make test``);
+- a differential round's report (Markdown rendered to HTML), for markdown-it-py's minimum;
+- two fuzz targets run by libFuzzer as OSS-Fuzz runs them, for atheris's minimum.
+
+A minimum that fails here is to be raised to the lowest version that passes. Exit status: that of
+pytest, or 2 when a dependency is not written ``name>=version`` or cannot be installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import tomllib
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TESTS = [
+    # conformance (the encoders' every-scalar-value tests, which no dependency touches, are left
+    # to ``make test``)
+    "tests/test_url_parsing.py", "tests/test_setters.py", "tests/test_hosts.py", "tests/test_psl.py",
+    "tests/test_percent_encoding.py", "tests/test_validation_errors.py", "tests/test_punycode.py",
+    "tests/test_api.py",
+    # the engine's own data
+    "tests/test_idna_tables.py", "tests/test_engine_data.py",
+    # hypothesis: given-tests, the profiles, one state machine
+    "properties/test_urls.py", "properties/test_urlencoded.py", "properties/test_percent.py",
+    "properties/test_profiles.py", "properties/test_machines.py::TestSearchParams",
+    # markdown-it-py: a differential round's report, Markdown and HTML
+    "tests/test_differential.py::test_campaign_round_returns_markdown_html_and_summary",
+    # atheris
+    "tests/test_fuzzers.py::test_runs_as_oss_fuzz_runs_it[url]",
+    "tests/test_fuzzers.py::test_runs_as_oss_fuzz_runs_it[idna]",
+]
+_LOWER_BOUND = re.compile(r"([A-Za-z0-9][A-Za-z0-9._-]*)\s*>=\s*([0-9][0-9A-Za-z.]*)")
+
+
+def lowest_pins(pyproject: dict) -> list[str]:
+    """``name==version`` for each runtime dependency and for pytest, at its ``>=`` bound."""
+    project = pyproject["project"]
+    wanted = list(project["dependencies"])
+    wanted += [r for r in project["optional-dependencies"]["test"] if r.startswith("pytest")]
+    pins = []
+    for requirement in wanted:
+        match = _LOWER_BOUND.fullmatch(requirement.strip())
+        if match is None:
+            raise SystemExit(f"lowest_versions: cannot tell the lowest version of {requirement!r} "
+                             "(write it as name>=version)")
+        pins.append(f"{match[1]}=={match[2]}")
+    return pins
+
+
+def clean_copy(dest: Path) -> Path:
+    """The files the project's wheel is built from, copied: pip builds in the source folder, and a
+    build/ left there from an earlier build could put files no longer in the checkout in the
+    wheel (and the checkout stays untouched)."""
+    dest.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, dest / name)
+    for package in ("engine", "urlwb", "properties"):
+        shutil.copytree(ROOT / package, dest / package,
+                        ignore=shutil.ignore_patterns("__pycache__", "node_modules"))
+    return dest
+
+
+def run(argv: list[str], **kwargs) -> int:
+    print("+ " + " ".join(argv), flush=True)
+    return subprocess.run(argv, **kwargs).returncode
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--venv", type=Path, help="where to create the environment (default: a temporary folder)")
+    parser.add_argument("--keep", action="store_true", help="keep the environment afterwards")
+    args = parser.parse_args(argv)
+    pins = lowest_pins(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8")))
+    work = Path(tempfile.mkdtemp(prefix="urlwb-lowest-"))
+    env_dir = args.venv or work / "venv"
+    try:
+        venv.create(env_dir, clear=True, with_pip=True)
+        python = str(env_dir / "bin" / "python")
+        pip = [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+        if run([*pip, *pins]) != 0:
+            print(f"lowest_versions: could not install {' '.join(pins)}", file=sys.stderr)
+            return 2
+        if run([*pip, "--no-deps", str(clean_copy(work / "src"))]) != 0:
+            print("lowest_versions: could not install the project", file=sys.stderr)
+            return 2
+        run([python, "-m", "pip", "list", "--disable-pip-version-check", "--format=freeze"])
+        # From a folder outside the checkout: ``import engine`` finds the installed wheel (tests/
+        # holds no package, so pytest puts only tests/ itself on sys.path; its files come first).
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        env["URLWB_HYPOTHESIS_PROFILE"] = "ci"
+        where = subprocess.run([python, "-c", "import engine; print(engine.__file__)"], cwd=work, env=env,
+                               capture_output=True, text=True)
+        print(f"engine under test: {where.stdout.strip() or where.stderr.strip()}", flush=True)
+        if not where.stdout.startswith(str(env_dir)):
+            print("lowest_versions: the engine under test is not the installed wheel", file=sys.stderr)
+            return 2
+        return run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(ROOT),
+                    "-c", str(ROOT / "pyproject.toml"), *(str(ROOT / t) for t in TESTS)], cwd=work, env=env)
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+            if args.venv:
+                shutil.rmtree(args.venv, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

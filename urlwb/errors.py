@@ -1,0 +1,17 @@
+"""The workbench's one usage-error type.
+
+A bad flag, target, path or configuration: ``urlwb`` reports it in one line and exits with
+status 2. Every subcommand raises this (or a subclass, such as ``corpus_store.CorpusError``);
+nothing else in the workbench stands for "the user asked for something that cannot be done".
+"""
+
+from __future__ import annotations
+
+
+class UsageError(Exception):
+    """A bad flag, target, path or configuration: reported in one line, exit status 2."""
+
+
+class WriteError(UsageError):
+    """A file that could not be written (a full disk, a read-only folder): one line naming the
+    file and why, a non-zero exit; the file is either whole or not there."""

@@ -1,0 +1,53 @@
+package urlwb.oracles;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+
+import okhttp3.HttpUrl;
+
+import java.io.IOException;
+
+/**
+ * OkHttp's {@link HttpUrl} (http and https only): {@code HttpUrl.get(input)} (the throwing form of
+ * {@code HttpUrl.parse}/{@code toHttpUrlOrNull}, for its message), with a base
+ * {@code HttpUrl.get(base).resolve(input)}, which returns null rather than a message on failure.
+ * Rejection: {@link IllegalArgumentException} (documented by {@code get}).
+ *
+ * <p>Quirks, mapped here: the encoded getters ({@code encodedUsername}, {@code encodedPath}, ...;
+ * the others decode). {@code host()} strips an IPv6 address's brackets: put back. {@code port()}
+ * is never absent (it reports the scheme's default): a port equal to the default is sent as null,
+ * so an explicit {@code :80} cannot be told from none (the Standard drops it too). Username and
+ * password are "" when absent, as in the Standard.
+ */
+final class OkHttp implements Oracle {
+
+    @Override
+    public void hello(JsonGenerator json) throws IOException {
+        Oracle.helloUrl(json, "okhttp3.HttpUrl (HttpUrl.get, resolve)", Versions.of(HttpUrl.class, "okhttp-jvm"),
+                "other", true);
+    }
+
+    @Override
+    public Answer answer(String input, String base, String question) {
+        HttpUrl url;
+        if (base == null) {
+            try {
+                url = HttpUrl.get(input);
+            } catch (IllegalArgumentException e) {
+                return new Answer.Rejected(e);
+            }
+        } else {
+            HttpUrl b = HttpUrl.parse(base);
+            if (b == null) {
+                return new Answer.Rejected("base: HttpUrl.parse returned null");
+            }
+            url = b.resolve(input);
+            if (url == null) {
+                return new Answer.Rejected("HttpUrl.resolve returned null");
+            }
+        }
+        int port = url.port();
+        return new Components(url.scheme(), url.encodedUsername(), url.encodedPassword(),
+                Components.bracketed(url.host()), port == HttpUrl.defaultPort(url.scheme()) ? null : port,
+                url.encodedPath(), url.encodedQuery(), url.encodedFragment(), url.toString());
+    }
+}

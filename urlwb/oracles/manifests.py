@@ -1,0 +1,265 @@
+"""Where oracles outside the process are declared: the shipped adapters' ``oracles.toml``
+manifests, and the user's own (``--oracle NAME=...`` and ``[tool.urlwb.oracles]``).
+
+Protocol and manifest format: ``urlwb/oracles/PROTOCOL.md``. This module only reads
+declarations into :class:`Spec` records and says why one cannot run (a command not on PATH, a
+build output missing); starting and feeding them is :mod:`urlwb.oracles.supervisor`'s job. It
+imports nothing else of the workbench, so that ``urlwb.oracles`` can read the manifests when it
+is imported.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import pathlib
+import re
+import shlex
+import shutil
+import sys
+import tomllib
+
+ROOT = pathlib.Path(__file__).resolve().parent
+#: what the user runs to install and build the shipped adapters
+BUILD_HINT = "run `make oracles`"
+NAME = re.compile(r"[a-z0-9][a-z0-9_.-]*\Z")
+
+_FOLDER_KEYS = {"language", "requires", "apt", "build", "family", "oracle"}
+_ORACLE_KEYS = {"name", "command", "family", "kind", "deadline", "start_deadline", "max_input",
+                "window", "max_restarts", "quirks", "needs", "env", "language", "requires"}
+
+
+class ManifestError(ValueError):
+    """A declaration that cannot be read; the message is one line naming where."""
+
+
+@dataclasses.dataclass
+class Spec:
+    """One oracle outside the process (or a ``py:`` callable), as declared.
+
+    ``command`` is ready for ``subprocess.Popen`` (``{python}`` replaced), run in ``cwd``.
+    ``family`` and ``kind`` are the declared ones until the hello line says otherwise.
+    ``skip`` is the one-line reason it cannot run here, or None."""
+
+    name: str
+    command: list[str]
+    cwd: pathlib.Path
+    family: str = "other"
+    kind: str = "url"
+    language: str = "?"
+    deadline: float = 5.0
+    start_deadline: float = 10.0
+    max_input: int = 1_000_000
+    window: int = 256
+    max_restarts: int = 3
+    quirks: tuple[str, ...] = ()
+    env: dict[str, str] = dataclasses.field(default_factory=dict)
+    #: commands it needs on PATH: its folder's ``requires`` and its own
+    requires: tuple[str, ...] = ()
+    #: "manifest" (shipped, ``urlwb/oracles/<folder>/``), "flag" (``--oracle``) or "config"
+    source: str = "manifest"
+    folder: pathlib.Path | None = None
+    #: for ``py:package.module:function``: that target, and no command
+    callable: str | None = None
+    skip: str | None = None
+
+
+@dataclasses.dataclass
+class Folder:
+    """One ``urlwb/oracles/<folder>/oracles.toml``: what ``make oracles`` installs and builds."""
+
+    path: pathlib.Path
+    language: str
+    requires: list[str]
+    apt: list[str]
+    build: str | None
+    specs: list[Spec]
+    error: str | None = None
+
+
+def _fields(table: dict, where: str, base: Spec) -> Spec:
+    """The per-oracle fields of ``table`` over ``base``, each type-checked."""
+    unknown = set(table) - _ORACLE_KEYS
+    if unknown:
+        raise ManifestError(f"{where}: unknown field {sorted(unknown)[0]!r}")
+    spec = dataclasses.replace(base)
+
+    def number(key, kind, low):
+        v = table.get(key, getattr(base, key))
+        if isinstance(v, bool) or not isinstance(v, (int, float) if kind is float else int) or not v >= low:
+            raise ManifestError(f"{where}: {key} must be a number of at least {low}")
+        return kind(v)
+
+    spec.deadline = number("deadline", float, 0.001)
+    spec.start_deadline = number("start_deadline", float, 0.001)
+    spec.max_input = number("max_input", int, 1)
+    spec.window = number("window", int, 1)
+    spec.max_restarts = number("max_restarts", int, 0)
+    for key in ("family", "kind", "language"):
+        if key in table:
+            if not isinstance(table[key], str):
+                raise ManifestError(f"{where}: {key} must be a string")
+            setattr(spec, key, table[key])
+    if spec.family not in ("whatwg", "other"):
+        raise ManifestError(f"{where}: family must be \"whatwg\" or \"other\", not {spec.family!r}")
+    if spec.kind not in ("url", "host"):
+        raise ManifestError(f"{where}: kind must be \"url\" or \"host\", not {spec.kind!r}")
+    for key in ("quirks", "needs", "requires"):
+        v = table.get(key, [])
+        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+            raise ManifestError(f"{where}: {key} must be a list of strings")
+    spec.quirks = tuple(table.get("quirks", base.quirks))
+    spec.requires = (*base.requires, *table.get("requires", []))
+    env = table.get("env", {})
+    if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
+        raise ManifestError(f"{where}: env must be a table of strings")
+    spec.env = {**base.env, **env}
+    return spec
+
+
+def _command(value, where: str, cwd: pathlib.Path) -> list[str]:
+    """A command from a list of strings or one shell-quoted string; ``{python}`` is this
+    interpreter, a relative program path (``build/x``, ``./x``) is relative to ``cwd``."""
+    if isinstance(value, str):
+        try:
+            value = shlex.split(value)
+        except ValueError as exc:
+            raise ManifestError(f"{where}: command: {exc}") from None
+    if not isinstance(value, list) or not value or not all(isinstance(x, str) and x for x in value):
+        raise ManifestError(f"{where}: command must be a non-empty list of strings")
+    cmd = [a.replace("{python}", sys.executable) for a in value]
+    if "/" in cmd[0] and not os.path.isabs(cmd[0]):
+        cmd[0] = str(cwd / cmd[0])
+    return cmd
+
+
+def _missing_output(spec: Spec, needs: list[str]) -> str | None:
+    """The first build output the oracle needs that is not there: ``needs`` (paths relative to
+    its folder), the program itself when it is a path, and every argument under ``build/``."""
+    paths = [spec.cwd / n for n in needs]
+    if "/" in spec.command[0]:
+        paths.append(pathlib.Path(spec.command[0]))
+    paths += [spec.cwd / a for a in spec.command[1:] if a.startswith("build/")]
+    for p in paths:
+        if not p.exists():
+            shown = p.relative_to(spec.cwd) if p.is_relative_to(spec.cwd) else p
+            return f"{shown} is not built ({BUILD_HINT})"
+    return None
+
+
+def read_folder(manifest: pathlib.Path) -> Folder:
+    """One manifest. A manifest that cannot be read gives a Folder with ``error`` set."""
+    folder = manifest.parent
+    where = str(manifest.relative_to(ROOT.parent.parent)) if manifest.is_relative_to(ROOT.parent.parent) else str(manifest)
+    try:
+        data = tomllib.loads(manifest.read_text(encoding="utf-8"))
+        unknown = set(data) - _FOLDER_KEYS
+        if unknown:
+            raise ManifestError(f"{where}: unknown field {sorted(unknown)[0]!r}")
+        language = data.get("language", "?")
+        requires, apt, build = data.get("requires", []), data.get("apt", []), data.get("build")
+        for key, v in (("requires", requires), ("apt", apt)):
+            if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+                raise ManifestError(f"{where}: {key} must be a list of strings")
+        if build is not None and not isinstance(build, str):
+            raise ManifestError(f"{where}: build must be a string")
+        tables = data.get("oracle", [])
+        if not isinstance(tables, list) or not tables:
+            raise ManifestError(f"{where}: no [[oracle]] table")
+        base = Spec(name="", command=[], cwd=folder, language=language, folder=folder,
+                    family=data.get("family", "other"), requires=tuple(requires))
+        specs = []
+        for n, table in enumerate(tables, 1):
+            w = f"{where} oracle {n}"
+            name = table.get("name")
+            if not isinstance(name, str) or not NAME.match(name):
+                raise ManifestError(f"{w}: name must match {NAME.pattern[:-2]}")
+            spec = _fields({k: v for k, v in table.items() if k not in ("name", "command")}, f"{where} {name}", base)
+            spec.name = name
+            spec.command = _command(table.get("command"), f"{where} {name}", folder)
+            missing = [c for c in spec.requires if shutil.which(c) is None]
+            if missing:
+                spec.skip = f"{', '.join(missing)} not found on PATH ({BUILD_HINT}" + (
+                    f", which installs {' '.join(apt)})" if apt else ")")
+            else:
+                spec.skip = _missing_output(spec, table.get("needs", []))
+            specs.append(spec)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, ManifestError) as exc:
+        msg = str(exc) if isinstance(exc, ManifestError) else f"{where}: {exc}"
+        return Folder(folder, "?", [], [], None, [], error=msg)
+    return Folder(folder, language, requires, apt, build, specs)
+
+
+def discover(root: pathlib.Path = ROOT) -> list[Folder]:
+    """Every ``<root>/*/oracles.toml``, in folder order."""
+    return [read_folder(m) for m in sorted(root.glob("*/oracles.toml"))]
+
+
+# --- the user's own oracles ----------------------------------------------------------------------
+
+def user_spec(name: str, value, source: str, cwd: pathlib.Path | None = None) -> Spec:
+    """``NAME`` and ``CMD`` / ``py:package.module:function`` / a table of manifest fields with a
+    ``command``, as given by ``--oracle`` or a ``[tool.urlwb.oracles]`` entry."""
+    cwd = cwd or pathlib.Path.cwd()
+    where = f"oracle {name!r}"
+    if not NAME.match(name):
+        raise ManifestError(f"{where}: a name is lowercase letters, digits and . _ - (e.g. mine)")
+    base = Spec(name=name, command=[], cwd=cwd, source=source)
+    table = {}
+    if isinstance(value, dict):
+        table = dict(value)
+        value = table.pop("command", None)
+        if value is None:
+            raise ManifestError(f"{where}: no command")
+    if isinstance(value, str) and value.startswith("py:"):
+        target = value[3:]
+        module, _, function = target.partition(":")
+        if not module or not function or not all(p.isidentifier() for p in module.split(".") + [function]):
+            raise ManifestError(f"{where}: expected py:package.module:function, got {value!r}")
+        spec = _fields(table, where, base)
+        spec.callable = target
+        return spec
+    spec = _fields(table, where, base)
+    spec.command = _command(value, where, cwd)
+    program = spec.command[0]
+    if ("/" in program and not os.access(program, os.X_OK)) or ("/" not in program and shutil.which(program) is None):
+        raise ManifestError(f"{where}: {program} is not an executable program")
+    return spec
+
+
+def parse_flag(value: str) -> Spec:
+    """One ``--oracle NAME=CMD`` or ``--oracle NAME=py:package.module:function``."""
+    name, eq, rest = value.partition("=")
+    if not eq or not name or not rest.strip():
+        raise ManifestError(f"--oracle {value!r}: expected NAME=COMMAND or NAME=py:package.module:function")
+    return user_spec(name.strip(), rest.strip(), "flag")
+
+
+def config_specs(cwd: pathlib.Path | None = None) -> list[Spec]:
+    """The ``[tool.urlwb.oracles]`` table of ``urlwb.toml`` and of ``pyproject.toml`` in ``cwd``
+    (both read; a name in both is an error)."""
+    cwd = cwd or pathlib.Path.cwd()
+    specs: dict[str, Spec] = {}
+    for fname in ("urlwb.toml", "pyproject.toml"):
+        path = cwd / fname
+        if not path.is_file():
+            continue
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise ManifestError(f"{fname}: {exc}") from None
+        table = data.get("tool", {}).get("urlwb", {}).get("oracles")
+        if table is None:
+            continue
+        if not isinstance(table, dict):
+            raise ManifestError(f"{fname}: [tool.urlwb.oracles] must be a table")
+        for name, value in table.items():
+            if not isinstance(value, (str, dict)):
+                raise ManifestError(f"{fname}: oracle {name!r}: expected a command string or a table")
+            if name in specs:
+                raise ManifestError(f"{fname}: oracle {name!r} is also declared in urlwb.toml")
+            try:
+                specs[name] = user_spec(name, value, "config", cwd)
+            except ManifestError as exc:
+                raise ManifestError(f"{fname}: {exc}") from None
+    return list(specs.values())

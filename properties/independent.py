@@ -50,6 +50,7 @@ __all__ = [
     "check_every_encoder_against_reference", "check_ipv4_against_inet_aton",
     "check_punycode_on_every_code_point", "check_ipv4_on_every_short_string",
     "check_setter_pairs_against_ada", "check_every_code_point_in_a_domain_against_ada",
+    "check_ipv6_on_every_short_string",
     "check_every_rule_against_publicsuffixlist", "bidi_domain",
     "assigned_after_unicodedata",
 ]
@@ -211,6 +212,20 @@ def check_ipv6_against_ipaddress(text: str) -> None:
     got = tuple(got) if isinstance(got, engine.IPv6Address) else None
     if got != expected:
         fail(f"parse_ipv6({text!r}) = {got!r}, ipaddress: {expected!r}")
+
+
+#: The code points of IPv6 text: a zero (leading zeros), hex digits, the separators and the
+#: embedded IPv4 address's dot.
+IPV6_ALPHABET = "01f:."
+
+
+def check_ipv6_on_every_short_string(longest: int = 7) -> None:
+    """check_ipv6_against_ipaddress on every string of up to ``longest`` code points of
+    IPV6_ALPHABET (97,655 of them for 7): every compression position, piece count and short
+    embedded IPv4 address ("::1.1.1" has too few numbers), which random text leaves to chance."""
+    for size in range(1, longest + 1):
+        for chars in itertools.product(IPV6_ALPHABET, repeat=size):
+            check_ipv6_against_ipaddress("".join(chars))
 
 
 def check_ipv6_serializer_against_ipaddress(pieces: tuple[int, ...]) -> None:

@@ -191,6 +191,10 @@ def test_every_short_legacy_ipv4_string_parses_as_inet_aton_and_ipaddress_read_i
     independent.check_ipv4_on_every_short_string()
 
 
+def test_every_short_ipv6_text_parses_as_ipaddress_reads_it():
+    independent.check_ipv6_on_every_short_string()
+
+
 def test_every_pair_of_setter_calls_gives_adas_href():
     independent.check_setter_pairs_against_ada()
 

@@ -24,7 +24,8 @@ sharpest first so that most mutants die within a second or two:
    others) against the reference encoder written from the Encoding Standard, and
    ``exhaustive:punycode``, a label for every BMP code point against Python's codec, and
    ``exhaustive:ipv4``, every short string of the legacy IPv4 forms' code points against
-   ``inet_aton`` and ``ipaddress``, ``exhaustive:setters``, every pair of setter calls from a
+   ``inet_aton`` and ``ipaddress``, ``exhaustive:ipv6``, every short IPv6 text against
+   ``ipaddress``, ``exhaustive:setters``, every pair of setter calls from a
    small pool on URLs of every kind against ada, ``exhaustive:idna``, every BMP code point in a
    domain against ada's ToASCII, and ``exhaustive:public_suffix``, every rule of the list against
    ``publicsuffixlist`` (about a second each: random input rarely meets the one table cell,
@@ -208,6 +209,7 @@ def _exhaustive_checks() -> list[Check]:
     return [Check("exhaustive:encoders", independent.check_every_encoder_against_reference),
             Check("exhaustive:punycode", independent.check_punycode_on_every_code_point),
             Check("exhaustive:ipv4", independent.check_ipv4_on_every_short_string),
+            Check("exhaustive:ipv6", independent.check_ipv6_on_every_short_string),
             Check("exhaustive:setters", independent.check_setter_pairs_against_ada),
             Check("exhaustive:idna", independent.check_every_code_point_in_a_domain_against_ada),
             Check("exhaustive:public_suffix", independent.check_every_rule_against_publicsuffixlist)]

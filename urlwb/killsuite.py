@@ -7,7 +7,8 @@ sharpest first so that most mutants die within a second or two:
 
 1. ``wpt:<suite>``: the vendored conformance data (WPT's urltestdata, setters, toascii,
    IdnaTestV2 and percent-encoding files, the PSL's test file), case by case
-   (``urlwb.conformance``); then ``wpt:invariants``, the invariants on every one of its inputs
+   (``urlwb.conformance``), ``wpt-reference:<suite>`` the same on the engine's spec-literal
+   reference parser; then ``wpt:invariants``, the invariants on every one of its inputs
    (with the parser listening for validation errors, which the expected results do not);
 2. ``corpus:<target>``: every committed input of each fuzz target (``corpus/<target>/seed/``, any
    other committed folder such as a distilled corpus, and ``regress/``) replayed through the
@@ -68,17 +69,27 @@ class Check:
 
 
 def _wpt_checks() -> list[Check]:
+    import engine
     from urlwb.conformance import SUITES
 
-    def suite(cases, check):
+    def suite(cases, check, parser):
         def run():
             for case in cases():
-                if not check(case):
+                if not check(case, *parser):
                     raise AssertionError(f"fails the case {case!r}"[:600])
         return run
 
-    return ([Check(f"wpt:{key}", suite(cases, check)) for key, _, cases, check in SUITES]
-            + [Check("wpt:invariants", _wpt_invariants)])
+    fast = (engine.URL, engine.basic_url_parse)
+    checks = [Check(f"wpt:{key}", suite(cases, check, fast)) for key, _, cases, check in SUITES]
+    try:  # the spec-literal reference parser, where the engine has one
+        import engine.reference as reference
+    except ImportError:
+        reference = None
+    if reference is not None:
+        parser = (reference.ReferenceURL, reference.basic_url_parse)
+        checks += [Check(f"wpt-reference:{key}", suite(cases, check, parser))
+                   for key, _, cases, check in SUITES if key != "test_psl"]
+    return checks + [Check("wpt:invariants", _wpt_invariants)]
 
 
 def _wpt_invariants() -> None:

@@ -6,7 +6,9 @@ encoding and percent-encode set the Standard allows together (UTF-8 with any set
 encoding with special-query or form), ``percent_encode_after_encoding`` returns only ASCII with
 no member of the set unencoded; with UTF-8 it equals ``utf8_percent_encode``; ASCII input (but
 ISO-2022-JP's escapes) encodes as in UTF-8; a stateless encoder encodes a concatenation as the
-concatenation of the encodings.
+concatenation of the encodings. And (properties/independent.py, check_encoding_against_reference)
+the output is the one the Encoding Standard's encoder gives, written from the Standard in
+properties/reference_encoding.py.
 
 Input: the text, then two trailing choices: the encoding, then the percent-encode set.
 """
@@ -21,7 +23,7 @@ from urlwb.fuzzdata import Reader
 with atheris.instrument_imports(include=["engine"], exclude=["engine.punycode"]) \
         if __name__ == "__main__" else contextlib.nullcontext():
     import engine
-    from properties import invariants
+    from properties import independent, invariants
 
 ENCODINGS = sorted(set(engine.LEGACY_ENCODINGS) | {"utf-8"})
 SETS = sorted(engine.PERCENT_ENCODE_SETS)
@@ -31,7 +33,9 @@ def check(data: bytes) -> None:
     r = Reader(data)
     encoding = r.choice(ENCODINGS)
     set_name = r.choice(SETS)
-    invariants.check_percent_encode_after_encoding(encoding, r.rest(), set_name)
+    text = r.rest()
+    invariants.check_percent_encode_after_encoding(encoding, text, set_name)
+    independent.check_encoding_against_reference(encoding, text, set_name)
 
 
 def TestOneInput(data: bytes) -> None:

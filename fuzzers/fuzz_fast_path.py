@@ -22,6 +22,11 @@ def check(data: bytes) -> None:
     invariants.check_fast_path(data.decode("utf-8", "surrogateescape"))
 
 
+def differential_cases(data: bytes) -> list[tuple[str, None]]:
+    """The input, for the kill suite's differential replay."""
+    return [(data.decode("utf-8", "surrogateescape"), None)]
+
+
 def TestOneInput(data: bytes) -> None:
     check(data)
 

@@ -34,6 +34,15 @@ def check(data: bytes) -> None:
     invariants.check_host_idempotence(r.rest(), is_opaque, parts=(part,))
 
 
+def differential_cases(data: bytes) -> list[tuple[str, None]]:
+    """The host in a special and in a non-special URL, for the kill suite's differential
+    replay."""
+    r = Reader(data)
+    r.choice(MODES)
+    host = r.rest()
+    return [(f"https://{host}/", None), (f"foo://{host}/", None)]
+
+
 def TestOneInput(data: bytes) -> None:
     check(data)
 

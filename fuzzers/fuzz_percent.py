@@ -7,7 +7,9 @@ Invariants (properties/invariants/):
   application/x-www-form-urlencoded), and for every set when ``s`` has no "%";
 - check_percent_decode: ``percent_decode`` of any bytes equals ``urllib.parse.unquote_to_bytes``
   (each "%" and two hex digits one byte, all else kept) and is shorter by two bytes per %XX;
-  ``percent_decode_string(s)`` is ``percent_decode`` of the UTF-8 of ``s``.
+  ``percent_decode_string(s)`` is ``percent_decode`` of the UTF-8 of ``s``;
+- check_percent_encode_against_urllib (properties/independent.py): UTF-8 percent-encoding with
+  a set is ``urllib.parse.quote`` keeping the printable ASCII the set does not hold.
 
 Input: the text, then one trailing choice: a percent-encode set by name, or "decode" (the raw
 bytes go to percent_decode).
@@ -23,7 +25,7 @@ from urlwb.fuzzdata import Reader
 with atheris.instrument_imports(include=["engine"], exclude=["engine.punycode"]) \
         if __name__ == "__main__" else contextlib.nullcontext():
     import engine
-    from properties import invariants
+    from properties import independent, invariants
 
 MODES = sorted(engine.PERCENT_ENCODE_SETS) + ["decode"]
 
@@ -34,7 +36,9 @@ def check(data: bytes) -> None:
     if mode == "decode":
         invariants.check_percent_decode(r.rest_bytes())
     else:
-        invariants.check_percent_roundtrip(r.rest(), mode)
+        text = r.rest()
+        invariants.check_percent_roundtrip(text, mode)
+        independent.check_percent_encode_against_urllib(text, mode)
 
 
 def TestOneInput(data: bytes) -> None:

@@ -4,7 +4,8 @@
 Invariant (properties/invariants/, check_search_params): ``URLSearchParams(init)`` behaves like
 a plain list of pairs under every method (append, delete by name or name and value, get, get_all,
 has, set, sort, size, iteration, str()): its answers, list, size and string equal the model's
-after every operation.
+after every operation; and ada's ``URLSearchParams`` given the same operations answers the same
+(properties/independent.py).
 
 Input: a length-prefixed text (the init string), a trailing count of operations, then per
 operation a trailing choice of method and its arguments as length-prefixed texts.
@@ -19,7 +20,7 @@ from urlwb.fuzzdata import Reader
 # engine.punycode, RFC 3492's codec, is not instrumented here: fuzz_idna fuzzes it with coverage.
 with atheris.instrument_imports(include=["engine"], exclude=["engine.punycode"]) \
         if __name__ == "__main__" else contextlib.nullcontext():
-    from properties import invariants
+    from properties import independent, invariants
 
 #: method -> number of text arguments it takes
 OPS = {"append": 2, "delete": 1, "delete_value": 2, "get": 1, "get_all": 1, "has": 1,
@@ -39,6 +40,7 @@ def check(data: bytes) -> None:
     init = r.text(r.length())
     ops = [operation(r) for _ in range(r.integer(0, MAX_OPS))]
     invariants.check_search_params(init, ops)
+    independent.check_search_params_against_ada(init, ops)
 
 
 def TestOneInput(data: bytes) -> None:

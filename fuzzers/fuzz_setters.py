@@ -26,11 +26,22 @@ SETTERS = ("href", "protocol", "username", "password", "host", "hostname", "port
 MAX_STEPS = 4
 
 
-def check(data: bytes) -> None:
+def decode(data: bytes) -> tuple[str, list[tuple[str, str]]]:
+    """(the URL, the setter steps)."""
     r = Reader(data)
     href = r.text(r.length())
-    steps = [(r.choice(SETTERS), r.text(r.length())) for _ in range(r.integer(0, MAX_STEPS))]
-    invariants.check_setters(href, steps)
+    return href, [(r.choice(SETTERS), r.text(r.length())) for _ in range(r.integer(0, MAX_STEPS))]
+
+
+def check(data: bytes) -> None:
+    invariants.check_setters(*decode(data))
+
+
+def differential_cases(data: bytes) -> list[tuple[str, None]]:
+    """The URL and every value given to the href setter, for the kill suite's differential
+    replay."""
+    href, steps = decode(data)
+    return [(href, None)] + [(value, None) for name, value in steps if name == "href"]
 
 
 def TestOneInput(data: bytes) -> None:

@@ -31,11 +31,15 @@ WITH_BASE = (False, True)
 CHECKS = ("reparse", "getters", "parsers", "can_parse", "base_resolution")
 
 
-def check(data: bytes) -> None:
+def decode(data: bytes) -> tuple[str | None, str, str]:
+    """(the base or None, the invariant to check, the input)."""
     r = Reader(data)
     base = r.text(r.length()) if r.choice(WITH_BASE) else None
-    which = r.choice(CHECKS)
-    url = r.rest()
+    return base, r.choice(CHECKS), r.rest()
+
+
+def check(data: bytes) -> None:
+    base, which, url = decode(data)
     if which == "can_parse":
         invariants.check_can_parse(url, base)
     elif which == "base_resolution":
@@ -45,6 +49,12 @@ def check(data: bytes) -> None:
             invariants.check_url_idempotence(url, base, parts=("reparse",))
     else:
         invariants.check_url_idempotence(url, base, parts=(which,))
+
+
+def differential_cases(data: bytes) -> list[tuple[str, str | None]]:
+    """The (input, base) this input parses, for the kill suite's differential replay."""
+    base, _, url = decode(data)
+    return [(url, base)]
 
 
 def TestOneInput(data: bytes) -> None:

@@ -115,6 +115,15 @@ def _ada_skips_check_bidi(engine_url, ada) -> bool:
     return each_ok and converted != labels and engine_url.hostname != hostname
 
 
+def _ada_skips_check_joiners(engine_url, ada) -> bool:
+    """ada's host, taken to Unicode, holds a ZWJ or ZWNJ, and the engine's host is another: the
+    joiner broke CheckJoiners in the engine (ada 4 lets through a joiner that follows a joiner
+    after a virama, "\u0915\u094d\u200d\u200da")."""
+    hostname = ada.hostname
+    return (engine_url.hostname != hostname and hostname.isascii()
+            and any(j in ada_url.idna.decode(hostname) for j in ("\u200c", "\u200d")))
+
+
 #: (predicate(engine URL, ada URL), reason): disagreements explained by a known ada_url
 #: deviation; the machine stops comparing that run. test_machines.py pins each one, failing
 #: when ada_url no longer deviates.
@@ -123,6 +132,10 @@ ADA_KNOWN_DEVIATIONS = [
      "ada_url 4.0 does not apply CheckBidi (domain parser ToASCII sets CheckBidi to true, "
      "https://url.spec.whatwg.org/#concept-domain-to-ascii): it accepts a Bidi domain name "
      "with a label starting with a digit or a hyphen, e.g. 0.إختبار"),
+    (_ada_skips_check_joiners,
+     "ada_url 4.0 applies CheckJoiners (https://www.unicode.org/reports/tr46/#Validity_Criteria, "
+     "ContextJ) only in part: it accepts a ZWJ or ZWNJ that follows another joiner after a "
+     "virama, e.g. \u0915\u094d\u200d\u200da, which the Standard's domain to ASCII fails"),
 ]
 
 

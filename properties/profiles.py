@@ -8,6 +8,10 @@ https://hypothesis.readthedocs.io/en/latest/reference/api.html#settings-profiles
   (``derandomize=True``, hence no database), bounded so that the whole properties suite takes
   about two minutes on two cores; no deadline (the machine is shared).
 - ``nightly``: many examples and long state-machine runs, failures saved to the database.
+- ``mutants``: the kill suite of ``urlwb mutants`` (urlwb/killsuite.py): deterministic, 100
+  examples, short state-machine runs, no shrinking (a mutant is killed by any failing example,
+  not the smallest) and no health checks (a mutant that slows generation down is not thereby
+  wrong).
 
 Select one with ``pytest --hypothesis-profile NAME`` or ``URLWB_HYPOTHESIS_PROFILE=NAME``.
 """
@@ -17,13 +21,13 @@ from __future__ import annotations
 import os
 import pathlib
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 from hypothesis.database import DirectoryBasedExampleDatabase
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 #: the example database shared by dev and nightly runs and by ``urlwb export-hypothesis``
 DATABASE_PATH = ROOT / ".hypothesis" / "examples"
-PROFILES = ("dev", "ci", "nightly")
+PROFILES = ("dev", "ci", "nightly", "mutants")
 ENV_VAR = "URLWB_HYPOTHESIS_PROFILE"
 
 _SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large]
@@ -41,6 +45,10 @@ def register_profiles() -> None:
                               suppress_health_check=_SLOW_OK)
     settings.register_profile("nightly", max_examples=20_000, deadline=None, database=database(),
                               stateful_step_count=60, suppress_health_check=_SLOW_OK)
+    settings.register_profile("mutants", max_examples=100, deadline=None, derandomize=True,
+                              database=None, stateful_step_count=10,
+                              phases=(Phase.explicit, Phase.generate), report_multiple_bugs=False,
+                              suppress_health_check=list(HealthCheck))
 
 
 def default_profile() -> str:

@@ -21,7 +21,8 @@ from properties import machines, strategies
 MAGIC = b"urlwb-property\n"
 #: modules whose @given tests are properties with a name (their function name)
 PROPERTY_MODULES = ("properties.test_hosts", "properties.test_percent",
-                    "properties.test_urlencoded", "properties.test_urls")
+                    "properties.test_urlencoded", "properties.test_urls",
+                    "properties.test_independent")
 
 
 def _encode(value):

@@ -31,3 +31,16 @@ def test_a_plain_ada_disagreement_is_not_excused():
     class Peer:  # an answer that differs from the engine's without a CheckBidi cause
         hostname = "example.org"
     assert machines.known_ada_deviation(engine.URL("https://a/"), Peer()) is None
+
+
+@pytest.mark.skipif(machines.ada_url is None, reason="ada_url is not installed")
+def test_ada_url_still_lets_a_second_joiner_through_the_deviation_the_setter_machine_allows():
+    # When this fails, ada_url applies CheckJoiners here: drop the entry from ADA_KNOWN_DEVIATIONS.
+    hostname = "\u0915\u094d\u200d\u200da"
+    url = engine.URL("https://a/")
+    url.hostname = hostname
+    assert url.href == "https://a/"  # the engine, as the Standard, refuses the host
+    ada = machines.ada_url.URL("https://a/")
+    ada.hostname = hostname
+    assert ada.hostname == "xn--a-tud2o090ga"
+    assert machines.known_ada_deviation(url, ada) is not None

@@ -24,9 +24,11 @@ import importlib.util
 import ipaddress
 import re
 import sys
+import unicodedata
 from typing import NamedTuple
 
 import engine
+from properties.independent import assigned_after_unicodedata
 from urlwb import oracles
 from urlwb.oracles import SPECIAL_SCHEMES, Record
 
@@ -374,6 +376,20 @@ def _newly_ignored(right: Record, peer: Record, input: str, base: str | None) ->
     return right.ok and peer.failure and right.host is not None and _NEWLY_IGNORED.search(input) is not None
 
 
+def _engine_unicode_version(right: Record, peer: Record, input: str, base: str | None) -> bool:
+    # The engine's own deviation (engine/idna.py): CheckBidi reads Bidi classes from Python's
+    # unicodedata, older than its UTS46 table; a code point assigned since has no Bidi class
+    # there, so a Bidi domain name holding one fails in the engine alone.
+    return right.failure and peer.ok and any(
+        assigned_after_unicodedata(c) for c in input)
+
+
+_ENGINE_UNICODE_VERSION = (
+    "the engine's, not the peer's: the engine's Bidi classes come from Python's unicodedata "
+    f"(Unicode {unicodedata.unidata_version}), older than its UTS46 table, so a Bidi domain name "
+    "holding a code point assigned since fails CheckBidi in the engine alone")
+
+
 #: (parser, predicate(right, peer, input, base), reason): ``right`` is the side the Standard supports.
 KNOWN_DEVIATIONS = [
     ("node", _ascii_xn_domain,
@@ -407,7 +423,8 @@ KNOWN_DEVIATIONS = [
     ("whatwg-url", _userinfo_replacement,
      "whatwg-url 16.0.1 writes U+FFFD after a supplementary code point in userinfo "
      "(WPT 'http://\U0001F600x@host/'): a bug of that release"),
-]
+] + [(name, _engine_unicode_version, _ENGINE_UNICODE_VERSION)
+     for name in ("ada_url", "upa_url", "pywhatwgurl", "node", "whatwg-url")]
 
 
 @functools.cache

@@ -43,6 +43,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("urlwb.bench", "benchmarks: hosts, urls, growth, memory (ratios against peers)"),
     "bench-fuzz": ("urlwb.bench_fuzz", "exec/s of each fuzz target on one core"),
     "compare-rev": ("urlwb.compare_rev", "the engine against its own version at a git revision"),
+    "mutants": ("urlwb.mutants", "mutation testing of the engine: which wrong engines the checks notice"),
 }
 
 

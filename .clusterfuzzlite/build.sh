@@ -5,14 +5,20 @@
 # Runs in $SRC/url-workbench (the Dockerfile's WORKDIR) or in the folder given as $PROJECT_DIR.
 cd "${PROJECT_DIR:-$SRC/url-workbench}"
 
-pip3 install .
+# With the oracles extra: the targets check the engine against ada_url, idna and
+# publicsuffixlist (properties/independent.py); a peer that cannot be imported is one line on
+# stderr as a target starts, and its checks are off.
+pip3 install ".[oracles]"
 
 for fuzzer in fuzzers/fuzz_*.py; do
   name=$(basename "$fuzzer" .py)
   target=${name#fuzz_}
   # The engine reads its tables (encodings, UTS #46, the public suffix list) from engine/data.
+  # The reference encoder (properties/reference_encoding.py) reads the vendored Encoding
+  # Standard indexes from tests/data/encoding.
   compile_python_fuzzer "$fuzzer" \
-    --add-data "engine/data:engine/data"
+    --add-data "engine/data:engine/data" \
+    --add-data "tests/data/encoding:tests/data/encoding"
   for extra in "fuzzers/$name.dict" "fuzzers/$name.options"; do
     if [ -f "$extra" ]; then cp "$extra" "$OUT/"; fi
   done

@@ -123,6 +123,15 @@ def _map_code_point(c: str) -> str | None:
     return None
 
 
+def assigned_after_unicodedata(c: str) -> bool:
+    """The deviation the module's docstring names, as a predicate: whether ``c`` is allowed by
+    the UTS #46 table (valid, mapped, deviation or ignored) yet unassigned in Python's
+    ``unicodedata``, whose normalization, Bidi classes and combining marks the engine reads, so
+    that the engine treats it as a code point of no class. The differential and the checks
+    against independent implementations leave such inputs out with this reason."""
+    return unicodedata.category(c) == "Cn" and _map_code_point(c) is not None
+
+
 # The tables below are used through ``str.translate``, so that a domain is mapped, and its Bidi
 # classes read, by one C loop instead of a Python one per code point. Each is filled on first use
 # of a code point (``__missing__``), up to a bound; past it, entries are computed and not kept.

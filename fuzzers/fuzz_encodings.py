@@ -43,6 +43,7 @@ def TestOneInput(data: bytes) -> None:
 
 
 def main() -> None:
+    independent.say_what_is_missing("fuzz_encodings")
     # Build every encoder's lazily cached table now, not inside the first timed inputs.
     for encoding in ENCODINGS:
         engine.percent_encode_after_encoding(encoding, "\u2020\u00e9\u3000\U00020000",

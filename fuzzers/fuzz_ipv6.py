@@ -55,6 +55,7 @@ def TestOneInput(data: bytes) -> None:
 
 
 def main() -> None:
+    independent.say_what_is_missing("fuzz_ipv6")
     atheris.Setup(sys.argv, TestOneInput)
     atheris.Fuzz()
 

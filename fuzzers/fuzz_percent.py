@@ -46,6 +46,7 @@ def TestOneInput(data: bytes) -> None:
 
 
 def main() -> None:
+    independent.say_what_is_missing("fuzz_percent")
     atheris.Setup(sys.argv, TestOneInput)
     atheris.Fuzz()
 

@@ -37,6 +37,7 @@ def TestOneInput(data: bytes) -> None:
 
 
 def main() -> None:
+    independent.say_what_is_missing("fuzz_public_suffix")
     atheris.Setup(sys.argv, TestOneInput)
     atheris.Fuzz()
 

@@ -48,6 +48,7 @@ def TestOneInput(data: bytes) -> None:
 
 
 def main() -> None:
+    independent.say_what_is_missing("fuzz_search_params")
     atheris.Setup(sys.argv, TestOneInput)
     atheris.Fuzz()
 

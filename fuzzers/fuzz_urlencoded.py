@@ -43,6 +43,7 @@ def TestOneInput(data: bytes) -> None:
 
 
 def main() -> None:
+    independent.say_what_is_missing("fuzz_urlencoded")
     atheris.Setup(sys.argv, TestOneInput)
     atheris.Fuzz()
 

@@ -21,26 +21,57 @@ import ipaddress
 import itertools
 import re
 import socket
+import sys
 import unicodedata
 import urllib.parse
 from importlib import resources
 
-import idna
-
 import engine
 from engine.encoding import encode_or_fail
+from engine.idna import assigned_after_unicodedata
 from engine.punycode import punycode_decode, punycode_encode
-from properties import reference_encoding
 from properties.invariants import (apply_search_params_op, spec_percent_encode_set_contains,
                                    to_usv)
 from properties.invariants.common import Failed, fail, outcome
 
+#: the peers that are not installed, each with the one line that says so: the checks that need one
+#: return without a verdict, and say_what_is_missing() tells the user (the fuzz targets call it as
+#: they start; ``make test`` and the kill suite install every peer, the ``oracles`` extra)
+MISSING: dict[str, str] = {}
+
+
+def _missing(module: str, error: ImportError, checks: str) -> None:
+    how = "run from a checkout" if module == "reference_encoding" else "pip install 'url-workbench[oracles]'"
+    MISSING[module] = f"{module} cannot be imported ({error}): {checks} are off ({how})"
+
+
+# (Plain imports, not importlib: PyInstaller, which OSS-Fuzz builds the targets with, follows them.)
 try:
     import ada_url
-except ImportError:  # the oracle extra is not installed: the ada checks pass vacuously
-    ada_url = None
+except ImportError as e:
+    ada_url = _missing("ada_url", e, "the checks against ada's URLSearchParams, setters and IDNA")
+try:
+    import idna
+except ImportError as e:
+    idna = _missing("idna", e, "the checks against IDNA2008 (idna.encode)")
+try:
+    import publicsuffixlist
+except ImportError as e:
+    publicsuffixlist = _missing("publicsuffixlist", e, "the checks against publicsuffixlist")
+try:
+    from properties import reference_encoding
+except OSError as e:  # its indexes are vendored in tests/data/encoding, in a checkout
+    reference_encoding = _missing("reference_encoding", e, "the checks against the reference encoder")
+
+
+def say_what_is_missing(target: str) -> None:
+    """One line on stderr per peer that is not installed, so that no check is off silently."""
+    for line in MISSING.values():
+        print(f"{target}: {line}", file=sys.stderr)
+
 
 __all__ = [
+    "MISSING", "say_what_is_missing",
     "check_punycode_encode", "check_punycode_decode", "check_ipv4_against_ipaddress",
     "check_ipv6_against_ipaddress", "check_ipv6_serializer_against_ipaddress",
     "check_percent_encode_against_urllib", "check_urlencoded_against_parse_qsl",
@@ -389,19 +420,6 @@ def bidi_domain(text: str) -> bool:
 
 
 @functools.cache
-def assigned_after_unicodedata(c: str) -> bool:
-    """Whether ``c`` is unassigned in Python's ``unicodedata`` (which the engine reads for
-    normalization, Bidi classes and combining marks) but allowed by the UTS46 table: where the
-    engine's answers follow an older Unicode version than its peers'."""
-    if unicodedata.category(c) != "Cn":
-        return False
-    try:
-        idna.uts46_remap(c, std3_rules=False, transitional=False)
-    except idna.IDNAError:
-        return False
-    return True
-
-
 def _unicode_versions_differ(text: str) -> bool:
     return any(assigned_after_unicodedata(c) for c in text)
 
@@ -483,7 +501,7 @@ def check_domain_against_idna2008(domain: str) -> None:
     only, where UTS46's CheckBidi holds every label of a Bidi domain name to it ("\u0620.0":
     the all-digit label fails rule 1)."""
     usv = to_usv(domain)
-    if _unicode_versions_differ(usv) or bidi_domain(usv):
+    if idna is None or _unicode_versions_differ(usv) or bidi_domain(usv):
         return
     try:
         expected = idna.encode(usv, uts46=False).decode("ascii").lower()
@@ -507,9 +525,7 @@ def check_domain_against_idna2008(domain: str) -> None:
 
 @functools.cache
 def _psl():
-    from publicsuffixlist import PublicSuffixList
-
-    return PublicSuffixList()  # the list the package ships, as the engine reads it
+    return publicsuffixlist.PublicSuffixList()  # the list the package ships, as the engine reads it
 
 
 @functools.cache
@@ -530,7 +546,7 @@ def check_public_suffix_against_publicsuffixlist(host: str) -> None:
     ("kawasaki.jp" of "*.kawasaki.jp"), which publicsuffixlist takes for a public suffix on
     purpose (publicsuffix/list#1989) where the PSL's formal algorithm matches only "jp"."""
     parsed = outcome(engine.parse_host, host)
-    if not isinstance(parsed, engine.Domain):
+    if publicsuffixlist is None or not isinstance(parsed, engine.Domain):
         return
     h = engine.serialize_host(parsed)
     body, dot = (h[:-1], ".") if h.endswith(".") else (h, "")
@@ -549,6 +565,8 @@ def check_every_rule_against_publicsuffixlist() -> None:
     label made "w", an exception's "!" dropped) alone, under one and two more labels, and with a
     trailing dot: every rule, wildcard and exception meets its hosts, which random hosts leave to
     chance."""
+    if publicsuffixlist is None:
+        return
     text = resources.files("publicsuffixlist").joinpath("public_suffix_list.dat").read_text("utf-8")
     for line in text.splitlines():
         if line.strip() and not line.startswith("//"):
@@ -588,6 +606,8 @@ def check_encoding_against_reference(label: str, text: str, set_name: str) -> No
     A label names the encoding the Encoding Standard's table says; with it, "encode or fail"
     gives the reference encoder's bytes and errors, and percent-encoding after encoding gives
     the reference's string."""
+    if reference_encoding is None:
+        return
     key = label.strip("\t\n\f\r ").lower()
     expected_name = reference_encoding.LABELS.get(key) if key.isascii() else None
     name = outcome(engine.get_encoding, label)
@@ -631,6 +651,8 @@ def check_every_encoder_against_reference() -> None:
     state). tests/test_encoding.py does more (every supplementary code point too); this is the
     part that runs in seconds. Every label first: as listed, in upper case, and between ASCII
     whitespace, it names the Standard's encoding."""
+    if reference_encoding is None:
+        return
     for label, name in reference_encoding.LABELS.items():
         for spelled in (label, label.upper(), f"\t\n\f\r {label}\r\n "):
             got = outcome(engine.get_encoding, spelled)

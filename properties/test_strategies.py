@@ -7,27 +7,16 @@ must turn up. A strategy that stops producing a corner fails its test, naming th
 
 import re
 
-from hypothesis import HealthCheck, Phase, given, settings, strategies as st
+from hypothesis import strategies as st
 
 import engine
 from properties import strategies as s
 
-SAMPLE = settings(max_examples=300, database=None, derandomize=True, deadline=None,
-                  phases=[Phase.generate], suppress_health_check=list(HealthCheck))
-
-
-def missing_forms(strategy, forms: dict, sample: settings = SAMPLE) -> list[str]:
-    """The names of ``forms`` (name -> predicate) that no example of ``strategy`` meets."""
-    seen: set[str] = set()
-
-    @sample
-    @given(strategy)
-    def classify(example):
-        seen.update(name for name, meets in forms.items()
-                    if name not in seen and meets(example))
-
-    classify()
-    return [name for name in forms if name not in seen]
+def missing_forms(strategy, forms: dict, runs: int = 150) -> list[str]:
+    """The names of ``forms`` (name -> predicate) that no example of ``strategy`` meets, of the
+    examples of ``runs`` independent seeded runs (strategies.independent_examples)."""
+    examples = s.independent_examples(strategy, runs)
+    return [name for name, meets in forms.items() if not any(meets(e) for e in examples)]
 
 
 def _ipv4_parts(text: str) -> list[str]:
@@ -82,7 +71,7 @@ IPV6_FORMS = {
 
 
 def test_the_ipv6_strategy_produces_every_form():
-    assert missing_forms(s.ipv6_cases.map(lambda c: c.text), IPV6_FORMS) == []
+    assert missing_forms(s.ipv6_cases.map(lambda c: c.text), IPV6_FORMS, runs=1000) == []
 
 
 _DOTS = "[.\u3002\uff0e\uff61]"
@@ -124,7 +113,7 @@ DOMAIN_FORMS = {
 def test_the_domain_strategy_produces_every_form():
     # 1,000 examples: the domain strategy has the most forms to meet (seventeen), and 300
     # derandomized examples met all of them or all but one depending on what ran before.
-    assert missing_forms(s.domains, DOMAIN_FORMS, settings(SAMPLE, max_examples=1000)) == []
+    assert missing_forms(s.domains, DOMAIN_FORMS, runs=1000) == []
 
 
 HOST_FORMS = {
@@ -173,7 +162,7 @@ URL_FORMS = {
 
 
 def test_the_url_strategy_produces_every_form():
-    assert missing_forms(s.urls, URL_FORMS, settings(SAMPLE, max_examples=600)) == []
+    assert missing_forms(s.urls, URL_FORMS, runs=1000) == []
 
 
 def test_the_setter_strategy_reaches_every_setter():

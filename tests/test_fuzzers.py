@@ -178,3 +178,16 @@ def test_traced_events_are_counted_per_input(tmp_path):
     assert instrumented_modules(corpus_store.ROOT / "fuzzers" / "fuzz_host.py") == (
         ["engine"], ["engine.punycode"])
     assert instrumented_modules(corpus_store.ROOT / "fuzzers" / "fuzz_idna.py") == (["engine"], [])
+
+
+def test_a_target_says_which_independent_peer_is_missing(tmp_path):
+    # idna made unimportable: fuzz_idna still runs, and says in one line that its IDNA2008 check is off.
+    (tmp_path / "idna.py").write_text("raise ImportError('planted: no idna here')\n")
+    env = _env()
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), env.get("PYTHONPATH", "")])
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / corpus_store.TARGETS["idna"]), "-runs=50", "-seed=1"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, errors="replace", timeout=240)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    said = [line for line in proc.stderr.splitlines() if line.startswith("fuzz_idna: idna cannot be imported")]
+    assert len(said) == 1 and "planted: no idna here" in said[0] and "IDNA2008" in said[0], proc.stderr[-2000:]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import bisect
 import importlib.util
 import re
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -104,6 +105,33 @@ def test_joining_types():
             assert engine.idna.joining_type(cp) == covered.get(cp), hex(cp)
     assert engine.idna.joining_type(0x0628) == "D"  # ARABIC LETTER BEH
     assert engine.idna.joining_type(0x0041) is None
+
+
+def test_assigned_after_unicodedata_is_idnas_remap_on_unassigned_code_points():
+    """The engine's Unicode-version predicate, read from its own table, answers for every code
+    point as ``idna.uts46_remap`` does (the test the ``idna`` package's data allows: the same
+    Unicode version as the table); and it names code points, which it must for the filter to
+    be of use (Python 3.11's unicodedata is Unicode 14)."""
+    idna = pytest.importorskip("idna")
+    if idna.idnadata.__version__ != engine.idna.UTS46_VERSION:
+        pytest.skip(f"idna {idna.__version__} has Unicode {idna.idnadata.__version__}, "
+                    f"the table {engine.idna.UTS46_VERSION}")
+    def by_idna(c: str) -> bool:
+        try:
+            idna.uts46_remap(c, std3_rules=False, transitional=False)
+        except idna.IDNAError:
+            return False
+        return True
+
+    found = 0
+    for cp in range(0x110000):
+        c = chr(cp)
+        if unicodedata.category(c) == "Cn":
+            assert engine.idna.assigned_after_unicodedata(c) == by_idna(c), hex(cp)
+            found += by_idna(c)
+        else:
+            assert not engine.idna.assigned_after_unicodedata(c), hex(cp)
+    assert found > 0
 
 
 def load_generator(monkeypatch):

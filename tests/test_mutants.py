@@ -80,9 +80,18 @@ def test_an_equivalent_mutant_needs_a_reason(tmp_path):
     assert mutants.load_equivalents(path) == {key: "x is never read"}
 
 
-def test_the_committed_equivalent_list_loads():
-    for reason in mutants.load_equivalents().values():
+def test_a_reviewed_survivor_needs_a_reason_too(tmp_path):
+    path = tmp_path / "survivors.toml"
+    path.write_text(ENTRY + 'reason = ""\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="say why it survives"):
+        mutants.load_survivors(path)
+
+
+def test_the_committed_lists_load_and_do_not_overlap():
+    equivalents, survivors = mutants.load_equivalents(), mutants.load_survivors()
+    for reason in [*equivalents.values(), *survivors.values()]:
         assert reason.strip()
+    assert not set(equivalents) & set(survivors)
 
 
 def test_a_mutant_is_known_by_its_function_and_the_lines_it_changes():

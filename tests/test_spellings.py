@@ -24,7 +24,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, seed, settings, strategies as st
+from hypothesis import strategies as st
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -38,22 +38,7 @@ from urlwb.fuzzdata import decode_text  # noqa: E402
 # -- the generators --------------------------------------------------------------------------
 
 
-def draw(strategy, n: int, first_seed: int = 0) -> list:
-    """Examples of ``strategy`` from ``n`` runs of two examples, seeded ``first_seed`` on: each
-    run's simplest example, then one drawn at random. The random ones are independent and the
-    same on every run. (In one long run, Hypothesis follows each random example with up to five
-    mutations of it: the sample would measure its mutator more than the strategy.)"""
-    out: list = []
-    for i in range(first_seed, first_seed + n):
-        @seed(i)
-        @settings(max_examples=2, database=None, deadline=None, phases=[Phase.generate],
-                  suppress_health_check=list(HealthCheck))
-        @given(strategy)
-        def collect(example):
-            out.append(example)
-
-        collect()
-    return out
+draw = s.independent_examples
 
 
 #: libFuzzer drops dictionary entries longer than this (fuzzer::Word::kMaxSize)

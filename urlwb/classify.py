@@ -28,7 +28,7 @@ import unicodedata
 from typing import NamedTuple
 
 import engine
-from properties.independent import assigned_after_unicodedata
+from engine.idna import assigned_after_unicodedata
 from urlwb import oracles
 from urlwb.oracles import SPECIAL_SCHEMES, Record
 

@@ -65,6 +65,9 @@ from urlwb.errors import UsageError
 
 ENGINE_DIR = corpus_store.ROOT / "engine"
 EQUIVALENT_FILE = corpus_store.ROOT / "corpus" / "mutants" / "equivalent.toml"
+#: survivors known and reviewed: why each survives (the check it would take), shown in the
+#: report; unlike equivalent.toml, these stay in the kill rate's denominator
+SURVIVORS_FILE = corpus_store.ROOT / "corpus" / "mutants" / "survivors.toml"
 REPORT_DIR = corpus_store.ROOT / "reports" / "mutants"
 #: what the kill suite reads: a change to any of these makes a new session (results re-judged);
 #: with the engine, they are what the session's snapshot holds
@@ -120,9 +123,11 @@ class Key:
 EQUIVALENT_FIELDS = ("module", "function", "operator", "original", "mutated", "reason")
 
 
-def load_equivalents(path: pathlib.Path = EQUIVALENT_FILE) -> dict[Key, str]:
-    """``corpus/mutants/equivalent.toml``: Key -> the reason it is equivalent. Every entry needs
-    every field and a reason; ValueError (naming the entry) otherwise."""
+def load_equivalents(path: pathlib.Path = EQUIVALENT_FILE,
+                     why: str = "say why no input can tell it apart") -> dict[Key, str]:
+    """``corpus/mutants/equivalent.toml`` (or ``survivors.toml``, the same form): Key -> the
+    entry's reason. Every entry needs every field and a reason; ValueError (naming the entry)
+    otherwise."""
     if not path.exists():
         return {}
     try:
@@ -136,10 +141,15 @@ def load_equivalents(path: pathlib.Path = EQUIVALENT_FILE) -> dict[Key, str]:
             raise ValueError(f"{path}: mutant {i + 1} lacks {', '.join(missing)}")
         if not entry["reason"].strip():
             raise ValueError(f"{path}: mutant {i + 1} ({entry['module']} {entry['function']}) "
-                             f"has an empty reason: say why no input can tell it apart")
+                             f"has an empty reason: {why}")
         found[Key(*(entry[f].strip() if f in ("original", "mutated") else entry[f]
                     for f in EQUIVALENT_FIELDS[:-1]))] = entry["reason"].strip()
     return found
+
+
+def load_survivors(path: pathlib.Path = SURVIVORS_FILE) -> dict[Key, str]:
+    """``corpus/mutants/survivors.toml``: Key -> why that survivor survives."""
+    return load_equivalents(path, why="say why it survives and what check would kill it")
 
 
 # -- mutants --------------------------------------------------------------------------------------
@@ -561,13 +571,16 @@ class Mutant:
     detail: str = ""
     where: str = ""
     diff: str = ""
-    reason: str = ""        # why it is equivalent
+    reason: str = ""        # why it is equivalent, or (a survivor) why it survives
     key: Key | None = None
 
 
-def collect(session: Session, equivalents: dict[Key, str]) -> tuple[list[Mutant], list[str]]:
-    """Every sampled mutant with its status; and the problems of the equivalent list (entries
-    matching a killed mutant)."""
+def collect(session: Session, equivalents: dict[Key, str],
+            survivors: dict[Key, str] | None = None) -> tuple[list[Mutant], list[str]]:
+    """Every sampled mutant with its status, a survivor with its reviewed reason if
+    ``survivors`` has one; and the problems of the two lists (entries matching a killed
+    mutant)."""
+    survivors = survivors or {}
     with session.db() as db:
         items = {i.job_id: i for i in db.work_items}
         results = dict(db.results)
@@ -598,6 +611,12 @@ def collect(session: Session, equivalents: dict[Key, str]) -> tuple[list[Mutant]
                                     f"equivalent but {m.killer} kills it: remove the entry")
                 else:
                     m.status, m.reason = "equivalent", equivalents[m.key]
+            elif m.key in survivors:
+                if m.status == "killed":
+                    problems.append(f"{module}:{m.line} {m.function} ({m.operator}) is listed in "
+                                    f"survivors.toml but {m.killer} kills it now: remove the entry")
+                else:
+                    m.reason = survivors[m.key]
         mutants.append(m)
     return mutants, problems
 
@@ -632,7 +651,7 @@ def run(args) -> int:
     except ImportError:
         raise UsageError("cosmic-ray is not installed (pip install -e '.[mutants]', or make setup)") from None
     try:
-        equivalents = load_equivalents()
+        equivalents, survivors = load_equivalents(), load_survivors()
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     if args.report_only:
@@ -654,7 +673,7 @@ def run(args) -> int:
                 return 130
         finally:
             signal.signal(signal.SIGTERM, previous)
-    mutants, problems = collect(session, equivalents)
+    mutants, problems = collect(session, equivalents, survivors)
     summary = mutants_report.summarize(mutants, session.meta)
     print(mutants_report.render_terminal(summary, mutants, problems))
     args.out.mkdir(parents=True, exist_ok=True)

@@ -50,6 +50,7 @@ def summarize(mutants: list, meta: dict) -> dict:
         "population": meta.get("population"), "in_annotations": meta.get("in_annotations"),
         "judged": len(mutants) - count["pending"],
         "killed": count["killed"], "survived": count["survived"],
+        "survivors_reviewed": sum(1 for m in mutants if m.status == "survived" and m.reason),
         "equivalent": count["equivalent"], "no_mutation": count["no-mutation"],
         "pending": count["pending"], "killed_at_import": at_import,
         "rate": _rate(count["killed"], count["survived"]),
@@ -74,6 +75,8 @@ def _headline(s: dict) -> list[str]:
         f"kill rate {_pc(s['rate'])}: {s['killed']} killed, {s['survived']} survived, "
         f"{s['equivalent']} equivalent (left out), {s['no_mutation']} not applicable",
         f"without the {s['killed_at_import']} killed at import: {_pc(s['rate_without_import'])}",
+        f"survivors with a reviewed reason (corpus/mutants/survivors.toml): "
+        f"{s['survivors_reviewed']} of {s['survived']}",
     ]
     if s["median_seconds_to_kill"] is not None:
         lines.append(f"time to kill: median {s['median_seconds_to_kill']:.1f} s, "
@@ -99,11 +102,13 @@ def render_terminal(s: dict, mutants: list, problems: list[str]) -> str:
     survivors = _survivors(mutants)
     if survivors:
         out += ["", f"survivors ({len(survivors)}): work items (a check to add, or a reviewed "
-                    f"entry of corpus/mutants/equivalent.toml)"]
+                    f"entry of corpus/mutants/equivalent.toml); why each survives, where "
+                    f"corpus/mutants/survivors.toml says"]
         for m in survivors:
             original, mutated = _change(m)
             out.append(f"  {m.module}:{m.line} {m.function} [{m.operator}] "
                        f"{shorten(original, 50)!r} -> {shorten(mutated, 50)!r}")
+            out.append(f"      {shorten(m.reason, 110) if m.reason else 'not reviewed yet'}")
     out += [f"PROBLEM: {p}" for p in problems]
     return "\n".join(out)
 
@@ -129,7 +134,9 @@ def render_markdown(s: dict, mutants: list, problems: list[str]) -> str:
     survivors = _survivors(mutants)
     out += ["", f"## Survivors ({len(survivors)})", ""]
     for m in survivors:
-        out += [f"### `{m.module}:{m.line}` {m.function} ({m.operator})", "", "```diff",
+        out += [f"### `{m.module}:{m.line}` {m.function} ({m.operator})", "",
+                f"Why it survives: {m.reason}" if m.reason else
+                "Not reviewed yet (no entry in corpus/mutants/survivors.toml).", "", "```diff",
                 m.diff.rstrip("\n"), "```", ""]
     equivalent = [m for m in mutants if m.status == "equivalent"]
     if equivalent:

@@ -19,8 +19,12 @@ from __future__ import annotations
 import functools
 import ipaddress
 import itertools
+import json
+import pathlib
 import re
+import shutil
 import socket
+import subprocess
 import sys
 import unicodedata
 import urllib.parse
@@ -75,7 +79,8 @@ __all__ = [
     "check_punycode_encode", "check_punycode_decode", "check_ipv4_against_ipaddress",
     "check_ipv6_against_ipaddress", "check_ipv6_serializer_against_ipaddress",
     "check_percent_encode_against_urllib", "check_urlencoded_against_parse_qsl",
-    "check_search_params_against_ada", "check_domain_to_ascii_against_ada",
+    "check_search_params_against_ada", "check_search_params_against_node",
+    "node_search_params_unavailable", "NODE_SEARCH_PARAMS_IMPLS", "node_truncates_code_units", "check_domain_to_ascii_against_ada",
     "check_domain_to_unicode_against_ada", "check_domain_against_idna2008",
     "check_public_suffix_against_publicsuffixlist", "check_encoding_against_reference",
     "check_every_encoder_against_reference", "check_ipv4_against_inet_aton",
@@ -367,6 +372,96 @@ def check_search_params_against_ada(init: str, ops: list[tuple]) -> None:
                       f"({str(theirs)!r})")
     except UnicodeDecodeError:
         return
+
+
+# -- URLSearchParams: against Node's and whatwg-url's ----------------------------------------------
+
+NODE_SEARCH_PARAMS = pathlib.Path(__file__).resolve().parent.parent / "urlwb" / "oracles" / "node" / "search_params.js"
+#: the JavaScript URLSearchParams urlwb/oracles/node/search_params.js runs: Node's own (not ada's)
+#: and npm whatwg-url's, the Standard's reference code
+NODE_SEARCH_PARAMS_IMPLS = ("node", "whatwg-url")
+
+
+def node_search_params_unavailable(impl: str) -> str | None:
+    """Why ``impl`` cannot run here (one line), or None."""
+    if shutil.which("node") is None:
+        return "node is not on PATH"
+    if impl == "whatwg-url" and not (NODE_SEARCH_PARAMS.parent / "node_modules" / "whatwg-url").is_dir():
+        return "npm whatwg-url is not installed (make setup runs npm ci in urlwb/oracles/node)"
+    return None
+
+
+_VALID_ESCAPE = re.compile(b"%[0-9A-Fa-f]{2}")
+
+
+def node_truncates_code_units(init: str) -> bool:
+    """Node's own deviation (Node 20: lib/internal/url.js): a name or value of the string given
+    to ``new URLSearchParams`` that holds an escape is decoded with ``decodeURIComponent``, and
+    where that throws (a '%' without two hex digits, or percent-decoded bytes that are not
+    UTF-8) with ``querystring.unescapeBuffer``, which writes each
+    UTF-16 code unit that is not part of an escape as one byte, its low 8 bits: a non-ASCII code
+    point beside such an escape is lost ('=%A9é' gives '\ufffd\ufffd', '=%A9中' gives
+    '\ufffd-'; the Standard: '\ufffdé', '\ufffd中'), and its look for an escape takes '%f+f' for
+    one. tests/test_independent.py pins it."""
+    text = init[1:] if init.startswith("?") else init
+    for sequence in text.split("&"):
+        for part in sequence.split("=", 1):
+            if part.isascii():
+                continue
+            raw = part.replace("+", " ").encode("utf-8", "surrogatepass")
+            if _VALID_ESCAPE.search(part.replace("+", "").encode("utf-8", "surrogatepass")) is None:
+                continue  # (Node's look for an escape skips '+': it takes '%f+f' for one)
+            if raw.count(b"%") != len(_VALID_ESCAPE.findall(raw)):
+                return True  # decodeURIComponent throws on a '%' without two hex digits
+            try:
+                urllib.parse.unquote_to_bytes(raw).decode("utf-8")
+            except UnicodeDecodeError:
+                return True
+    return False
+
+
+def _engine_steps(init: str, ops: list[tuple]) -> list[dict]:
+    ours = engine.URLSearchParams(init)
+    steps = []
+    for op in [None, *ops]:
+        answer = None if op is None else apply_search_params_op(ours, [], op)[0]
+        if isinstance(answer, list):
+            answer = [list(a) if isinstance(a, tuple) else a for a in answer]
+        steps.append({"answer": answer, "pairs": [list(p) for p in ours], "string": str(ours),
+                      "size": ours.size})
+    return steps
+
+
+def check_search_params_against_node(cases: list[tuple[str, list[tuple]]], impl: str = "node",
+                                     leave_out_known: bool = True) -> None:
+    """https://url.spec.whatwg.org/#interface-urlsearchparams
+
+    For each ``(init, ops)``, ``URLSearchParams(init)`` and the JavaScript one ``impl`` names
+    give the same answer to every operation (every method, ``sort`` included) and hold the same
+    pairs, string and size after each. One Node process answers the whole batch. Nothing left
+    out (unless ``leave_out_known`` is false): for Node, the strings node_truncates_code_units
+    names (its bug); nothing for whatwg-url."""
+    why = node_search_params_unavailable(impl)
+    if why is not None:
+        raise RuntimeError(f"{impl}: {why}")
+    if impl == "node" and leave_out_known:
+        cases = [(init, ops) for init, ops in cases if not node_truncates_code_units(to_usv(init))]
+    requests = "".join(json.dumps({"id": i, "init": to_usv(init), "ops": [list(op) for op in ops]}) + "\n"
+                       for i, (init, ops) in enumerate(cases))
+    proc = subprocess.run(["node", str(NODE_SEARCH_PARAMS), impl], input=requests.encode("utf-8"),
+                          capture_output=True, timeout=120, cwd=NODE_SEARCH_PARAMS.parent)
+    if proc.returncode != 0:
+        raise RuntimeError(f"search_params.js {impl} exited {proc.returncode}: {proc.stderr.decode(errors='replace')[-500:]}")
+    answers = {a["id"]: a for a in map(json.loads, proc.stdout.decode("utf-8").split("\n")[:-1])}
+    for i, (init, ops) in enumerate(cases):
+        theirs = answers.get(i, {"error": "no answer"})
+        if "error" in theirs:
+            fail(f"URLSearchParams({init!r}) with {ops!r}: {impl} threw {theirs['error']!r}")
+        for step, (ours, expected) in enumerate(zip(_engine_steps(init, ops), theirs["steps"])):
+            if ours != expected:
+                where = f"URLSearchParams({init!r})" + "".join(
+                    f".{op[0]}({', '.join(map(repr, op[1:]))})" for op in ops[:step])
+                fail(f"{where}: the engine {ours!r}, {impl}: {expected!r}")
 
 
 #: URLs of every kind a setter treats apart: special with and without credentials and port,

@@ -163,7 +163,10 @@ def test_url_search_params_answer_every_method_as_nodes_and_whatwg_urls_do(impl)
     independent.check_search_params_against_node(cases, impl)
 
 
-@pytest.mark.parametrize("init", ["=%A9\u00e9", "=%A9\u4e2d", "k%FF\u00e9=v", "=\u00e9+%C3", "=%zz%41\u00e9", "\ufeff%f+f"])
+@pytest.mark.parametrize("init", [
+    "=%A9\u00e9", "=%A9\u4e2d", "k%FF\u00e9=v", "=\u00e9+%C3", "=%zz%41\u00e9", "\ufeff%f+f",
+    "q=%FF\u4e3cscript\u4e3e",  # Node: "\ufffd<script>" (U+4E3C and U+4E3E lose their high byte)
+])
 @pytest.mark.xfail(strict=True, reason="Node 20's URLSearchParams(string) truncates code units to "
                    "bytes beside a non-UTF-8 escape (independent.node_truncates_code_units); "
                    "when this passes, Node has fixed it: drop the filter")

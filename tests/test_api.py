@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 import engine
+import engine.reference
 from engine import URL, URLSearchParams
 
 
@@ -58,6 +59,16 @@ def test_lone_surrogates_become_replacement_characters():
 def test_equality_and_str():
     a, b = URL("HTTP://H/"), URL("http://h/")
     assert a == b and hash(a) == hash(b) and str(a) == "http://h/" and a.to_json() == "http://h/"
+    # equal hrefs built apart (not one string object), and unequal ones
+    c, d = URL("http://h/" + "x"), URL("http://h/x")
+    assert c == d and not (c != d) and a != c and not (a == c) and a != "http://h/"
+
+
+def test_in_and_str_of_the_api_objects():
+    params = URLSearchParams("a=1&b=2")
+    assert "a" in params and "c" not in params and 1 not in params
+    assert str(engine.Failure("IPv4-too-many-parts")) == "IPv4-too-many-parts"
+    assert str(engine.Failure(None, "why")) == "why" and str(engine.Failure()) == "failure"
 
 
 def test_search_params_follow_the_url_both_ways():
@@ -151,3 +162,13 @@ def test_a_tab_between_lone_surrogates_does_not_join_them():
     # removed the tab first and joined the two into U+1F600).
     assert engine.URL("http://a/\ud83d\t\ude00").href == "http://a/%EF%BF%BD%EF%BF%BD"
     assert engine.URL("http://a/\ud83d\n\ude00?\ud83d\r\ude00").search == "?%EF%BF%BD%EF%BF%BD"
+
+
+@pytest.mark.parametrize("cls", [URL, engine.reference.ReferenceURL], ids=["fast", "reference"])
+def test_a_file_scheme_the_protocol_setter_wrote_keeps_its_drive_letter(cls):
+    # "file" as the setter's buffer made it, not the parser's own "file": the pathname setter
+    # normalizes the drive letter and ".." does not remove it (path state, shorten a path).
+    u = cls("http://h/x")
+    u.protocol = "file"
+    u.pathname = "/C|/a/../.."
+    assert u.href == "file://h/C:/"

@@ -66,7 +66,7 @@ def test_a_wrong_argument_type_raises_type_error(name, index, value):
 
 
 def test_percent_encode_takes_a_byte_only():
-    assert engine.percent_encode(0x7F) == "%7F"
+    assert [engine.percent_encode(b) for b in (0, 0x7F, 255)] == ["%00", "%7F", "%FF"]
     for not_a_byte in (300, -1, True):
         with pytest.raises(TypeError):
             engine.percent_encode(not_a_byte)

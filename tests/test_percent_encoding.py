@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 import engine
+import engine.reference
 from conftest import load_wpt
 from engine.url import basic_url_parse
 
@@ -135,3 +136,11 @@ def test_urlencoded():
     assert engine.form_urlencoded_parse(b"%FF=1") == [("\ufffd", "1")]
     assert engine.form_urlencoded_serialize([("a b", "\u2261&"), ("~", "")]) == "a+b=%E2%89%A1%26&%7E="
     assert engine.form_urlencoded_serialize([("\u2261", "x")], "shift_jis") == "%81%DF=x"
+
+
+@pytest.mark.parametrize("parse", [basic_url_parse, engine.reference.basic_url_parse], ids=["fast", "reference"])
+def test_the_query_of_a_url_not_special_or_ws_is_utf8_whatever_the_encoding(parse):
+    # https://url.spec.whatwg.org/#query-state step 1
+    for url in ("ws://h/?\u00e9", "wss://h/?\u00e9", "foo://h/?\u00e9"):
+        assert parse(url, encoding="windows-1252").query == "%C3%A9", url
+    assert parse("http://h/?\u00e9", encoding="windows-1252").query == "%E9"

@@ -21,6 +21,9 @@ TABLE = [
     ("foo://exa[mple.org", None, ["host-invalid-code-point"], True),
     ("foo://ex%zample", None, ["invalid-URL-unit"], False),
     ("foo://a`b", None, ["invalid-URL-unit"], False),
+    # the URL code points' edges: U+D7FF and U+E000 beside the surrogates, U+10FFFD
+    ("https://h/\ud7ff\ue000\U0010fffd?\ud7ff#\ud7ff", None, [], False),
+    ("https://h/\ufdd0", None, ["invalid-URL-unit"], False),
     ("https://127.0.0.1./", None, ["IPv4-empty-part"], False),
     ("https://1.2.3/", None, ["IPv4-too-few-parts"], False),
     ("https://1.2.3.4.5/", None, ["IPv4-too-many-parts"], True),
@@ -38,8 +41,11 @@ TABLE = [
     ("https://[1:2:3]", None, ["IPv6-too-few-pieces"], True),
     ("https://[::01]", None, ["IPv6-piece-leading-zero"], False),
     ("https://[00::01:0002]", None, ["IPv6-piece-leading-zero"] * 3, False),
+    ("https://[10:ff::]", None, [], False),  # two digits, no leading zero (0x10 ** 1 is the bound)
     ("https://[1:1:1:1:1:1:1:127.0.0.1]", None, ["IPv4-in-IPv6-too-many-pieces"], True),
     ("https://[ffff::.0.0.1]", None, ["IPv4-in-IPv6-invalid-code-point"], True),
+    # "." after seven pieces with no digits: the code point, before the piece count
+    ("https://[1:2:3:4:5:6:7:.1]", None, ["IPv4-in-IPv6-invalid-code-point"], True),
     ("https://[ffff::127.0.xyz.1]", None, ["IPv4-in-IPv6-invalid-code-point"], True),
     ("https://[ffff::127.0xyz]", None, ["IPv4-in-IPv6-invalid-code-point"], True),
     ("https://[ffff::127.00.0.1]", None, ["IPv4-in-IPv6-invalid-code-point"], True),

@@ -10,18 +10,20 @@ sharpest first so that most mutants die within a second or two:
    (``urlwb.conformance``), ``wpt-reference:<suite>`` the same on the engine's spec-literal
    reference parser; then ``wpt:invariants``, the invariants on every one of its inputs
    (with the parser listening for validation errors, which the expected results do not);
-2. ``corpus:<target>``: every committed input of each fuzz target (``corpus/<target>/seed/``, any
+2. ``unit:<file>``: the engine's unit tests named in UNIT_TESTS, by pytest in this process (the
+   only checks of validation-error names, the API's own methods and TypeError for wrong types);
+3. ``corpus:<target>``: every committed input of each fuzz target (``corpus/<target>/seed/``, any
    other committed folder such as a distilled corpus, and ``regress/``) replayed through the
    target's ``check``, as ``make test`` replays them: ``fixed`` findings and seeds must pass,
    ``open`` findings must still fail. Differential findings against a parser that does not run
    in this process (Node) are left out;
-3. ``differential:<target>``: the URLs each target's committed inputs give the engine (the
+4. ``differential:<target>``: the URLs each target's committed inputs give the engine (the
    target's ``differential_cases``), parsed by the in-process WHATWG oracles (``ada_url``,
    ``upa_url``, ``pywhatwgurl``) and compared with the engine, known deviations left out, and
    the disagreements the unmutated engine has too (``--differences``, recorded by the run on the
    unmutated engine with ``--record-differences``): the question is whether a mutant changes
    the engine's agreement with its peers, not whether the peers are right;
-4. ``exhaustive:encoders``: every legacy encoder on every BMP scalar value (and a sample of the
+5. ``exhaustive:encoders``: every legacy encoder on every BMP scalar value (and a sample of the
    others) against the reference encoder written from the Encoding Standard, and
    ``exhaustive:punycode``, a label for every BMP code point against Python's codec, and
    ``exhaustive:ipv4``, every short string of the legacy IPv4 forms' code points against
@@ -31,7 +33,7 @@ sharpest first so that most mutants die within a second or two:
    domain against ada's ToASCII, and ``exhaustive:public_suffix``, every rule of the list against
    ``publicsuffixlist`` (about a second each: random input rarely meets the one table cell,
    delta, spelling, sequence or rule a mutant changes);
-5. ``property:<name>``: the Hypothesis properties and state machines under the profile
+6. ``property:<name>``: the Hypothesis properties and state machines under the profile
    ``mutants`` (deterministic, 100 examples, no shrinking: the kill is the point, not the
    smallest example).
 
@@ -90,6 +92,45 @@ def _wpt_checks() -> list[Check]:
         checks += [Check(f"wpt-reference:{key}", suite(cases, check, parser))
                    for key, _, cases, check in SUITES if key != "test_psl"]
     return checks + [Check("wpt:invariants", _wpt_invariants)]
+
+
+#: the engine's unit tests the kill suite runs, each file by pytest in this process: the only
+#: checks of the validation errors' names, the API's own methods (equality, ``in``, ``str`` of a
+#: failure), TypeError for arguments of a wrong type, and the expected-failure lists
+UNIT_TESTS = ("tests/test_validation_errors.py", "tests/test_api.py", "tests/test_engine_types.py",
+              "tests/test_punycode.py", "tests/test_percent_encoding.py", "tests/test_hosts.py")
+
+
+class _FirstFailure:
+    """A pytest plugin that keeps the first failing test's id and message."""
+
+    def __init__(self) -> None:
+        self.failure = ""
+
+    def pytest_runtest_logreport(self, report) -> None:
+        if report.failed and not self.failure:
+            self.failure = f"{report.nodeid}: {str(report.longrepr)[-1200:]}"
+
+
+def _unit_checks() -> list[Check]:
+    from urlwb import corpus_store
+
+    def run_file(path: pathlib.Path):
+        def run():
+            import pytest
+
+            plugin = _FirstFailure()
+            # No configuration file (-c /dev/null): the snapshot's own folder is the root, and
+            # the addopts of the project's pyproject.toml are not wanted here.
+            code = pytest.main([str(path), "-x", "-q", "--no-header", "-p", "no:cacheprovider",
+                                "-c", os.devnull, "--rootdir", str(path.parent.parent)],
+                               plugins=[plugin])
+            if code != 0:
+                raise AssertionError(plugin.failure or f"pytest exited {code} on {path.name}")
+        return run
+
+    return [Check(f"unit:{pathlib.Path(name).stem}", run_file(corpus_store.ROOT / name))
+            for name in UNIT_TESTS]
 
 
 def _wpt_invariants() -> None:
@@ -233,7 +274,7 @@ def checks(max_examples: int | None = None, known: set | None = None,
 
     # The differential target's check, and the differential checks, ask the in-process oracles.
     corpus_store.load_target("differential").PARSERS = IN_PROCESS_ORACLES
-    return (_wpt_checks() + _corpus_checks() + _differential_checks(known, record)
+    return (_wpt_checks() + _unit_checks() + _corpus_checks() + _differential_checks(known, record)
             + _exhaustive_checks()
             + _property_checks(max_examples))
 

@@ -62,6 +62,7 @@ import tomllib
 
 from urlwb import corpus_store
 from urlwb.errors import UsageError
+from urlwb.killsuite import UNIT_TESTS
 
 ENGINE_DIR = corpus_store.ROOT / "engine"
 EQUIVALENT_FILE = corpus_store.ROOT / "corpus" / "mutants" / "equivalent.toml"
@@ -72,7 +73,7 @@ REPORT_DIR = corpus_store.ROOT / "reports" / "mutants"
 #: what the kill suite reads: a change to any of these makes a new session (results re-judged);
 #: with the engine, they are what the session's snapshot holds
 SUITE_SOURCES = ("properties", "fuzzers", "corpus", "tests/data/wpt", "tests/data/psl",
-                 "tests/data/encoding",
+                 "tests/data/encoding", "tests/conftest.py", "tests/expected_failures", *UNIT_TESTS,
                  "urlwb/killsuite.py", "urlwb/conformance.py", "urlwb/classify.py",
                  "urlwb/oracles", "urlwb/fuzzdata.py")
 #: seconds allowed before the kill suite says READY (imports, before any check)

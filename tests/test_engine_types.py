@@ -72,6 +72,13 @@ def test_percent_encode_takes_a_byte_only():
             engine.percent_encode(not_a_byte)
 
 
+def test_serialize_ipv6_takes_eight_16_bit_pieces_only():
+    assert engine.serialize_ipv6((0,) * 7 + (0xFFFF,)) == "::ffff"
+    for bad in ((1, 2, 3), (0,) * 7 + (0x10000,), (0,) * 7 + (-1,), (0,) * 9):
+        with pytest.raises(TypeError):
+            engine.serialize_ipv6(bad)
+
+
 def test_the_api_names_no_submodule():
     assert engine.__all__ and not any(isinstance(getattr(engine, n), types.ModuleType)
                                       for n in engine.__all__)

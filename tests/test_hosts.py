@@ -135,3 +135,14 @@ def test_ends_in_a_number_search_is_the_checker():
             assert (_ends_in_a_number(s) is not None) is engine.ends_in_a_number(s), s
             checked += 1
     assert checked == sum(len(alphabet) ** k for k in range(6))
+
+
+@pytest.mark.parametrize("domain", ["\u200c\u1820.example", "\u200c\u0628.example", "a\u200c\u0628.example",
+                                    "\u0628\u200d.example"])
+def test_a_joiner_out_of_its_context_fails(domain):
+    # RFC 5892 A.1/A.2 (CheckJoiners): a ZWNJ first in its label (before a Mongolian letter, of
+    # joining type D and left to right: no Bidi rule fails it instead), or after a code point of no
+    # joining type, and a ZWJ not after a virama
+    with pytest.raises(engine.Failure):
+        engine.domain_to_ascii(domain)
+    assert engine.domain_to_ascii("\u0628\u200c\u0628.example") == "xn--ngba799q.example"

@@ -141,6 +141,8 @@ def test_urlencoded():
 @pytest.mark.parametrize("parse", [basic_url_parse, engine.reference.basic_url_parse], ids=["fast", "reference"])
 def test_the_query_of_a_url_not_special_or_ws_is_utf8_whatever_the_encoding(parse):
     # https://url.spec.whatwg.org/#query-state step 1
-    for url in ("ws://h/?\u00e9", "wss://h/?\u00e9", "foo://h/?\u00e9"):
-        assert parse(url, encoding="windows-1252").query == "%C3%A9", url
+    # encodings whose names sort before and after "UTF-8"
+    for encoding in ("windows-1252", "Shift_JIS", "Big5", "EUC-KR", "gb18030", "ISO-8859-2"):
+        for url in ("ws://h/?\u00e9", "wss://h/?\u00e9", "foo://h/?\u00e9"):
+            assert parse(url, encoding=encoding).query == "%C3%A9", (url, encoding)
     assert parse("http://h/?\u00e9", encoding="windows-1252").query == "%E9"

@@ -19,15 +19,15 @@ in one place.
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import json
 import sys
 from pathlib import Path
 
+import datagen  # scripts/datagen.py: the write-or-check command line
+
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SOURCE = ROOT / "tests" / "data" / "encoding"
-OUTPUT = ROOT / "engine" / "data"
 STANDARD = "whatwg/encoding at a985b62a9b45 (2026-05-21)"
 GENERATOR = "scripts/gen_encoding_tables.py"
 HOLE = "\0"
@@ -142,24 +142,12 @@ def dump(data: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--source", type=Path, default=DEFAULT_SOURCE,
-                        help="folder of encodings.json and index-*.txt[.gz] (default: %(default)s)")
-    parser.add_argument("--check", action="store_true", help="only compare with the files on disk")
-    args = parser.parse_args(argv)
-    stale = []
-    for filename, content in generate(args.source).items():
-        path = OUTPUT / filename
-        if args.check:
-            if not path.exists() or path.read_text(encoding="utf-8") != content:
-                stale.append(filename)
-        else:
-            path.write_text(content, encoding="utf-8")
-            print(f"wrote {path.relative_to(ROOT)} ({len(content.encode())} bytes)")
-    if stale:
-        print("out of date: " + ", ".join(stale) + f" (run {GENERATOR})", file=sys.stderr)
-        return 1
-    return 0
+    def source_argument(parser) -> None:
+        parser.add_argument("--source", type=Path, default=DEFAULT_SOURCE,
+                            help="folder of encodings.json and index-*.txt[.gz] (default: %(default)s)")
+
+    return datagen.main(lambda args: generate(args.source), GENERATOR, __doc__.split("\n\n")[0],
+                        argv, source_argument)
 
 
 if __name__ == "__main__":

@@ -295,7 +295,8 @@ def test_legacy_encodings():
     assert list(LEGACY_ENCODINGS) == [n for n in WITH_ENCODER if n != "UTF-8"]
 
 
-def test_generated_tables_are_up_to_date():
+def test_generated_tables_are_up_to_date(monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT / "scripts"))  # for its ``import datagen``
     spec = importlib.util.spec_from_file_location("gen", ROOT / "scripts" / "gen_encoding_tables.py")
     gen = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(gen)

@@ -124,11 +124,9 @@ class Key:
 EQUIVALENT_FIELDS = ("module", "function", "operator", "original", "mutated", "reason")
 
 
-def load_equivalents(path: pathlib.Path = EQUIVALENT_FILE,
-                     why: str = "say why no input can tell it apart") -> dict[Key, str]:
-    """``corpus/mutants/equivalent.toml`` (or ``survivors.toml``, the same form): Key -> the
-    entry's reason. Every entry needs every field and a reason; ValueError (naming the entry)
-    otherwise."""
+def _load_reviewed(path: pathlib.Path, why: str) -> dict[Key, str]:
+    """A reviewed list of mutants (equivalent.toml, survivors.toml): Key -> the entry's reason.
+    Every entry needs every field and a reason; ValueError (naming the entry) otherwise."""
     if not path.exists():
         return {}
     try:
@@ -148,9 +146,14 @@ def load_equivalents(path: pathlib.Path = EQUIVALENT_FILE,
     return found
 
 
+def load_equivalents(path: pathlib.Path = EQUIVALENT_FILE) -> dict[Key, str]:
+    """``corpus/mutants/equivalent.toml``: Key -> why no input can tell that mutant apart."""
+    return _load_reviewed(path, "say why no input can tell it apart")
+
+
 def load_survivors(path: pathlib.Path = SURVIVORS_FILE) -> dict[Key, str]:
     """``corpus/mutants/survivors.toml``: Key -> why that survivor survives."""
-    return load_equivalents(path, why="say why it survives and what check would kill it")
+    return _load_reviewed(path, "say why it survives and what check would kill it")
 
 
 # -- mutants --------------------------------------------------------------------------------------

@@ -11,11 +11,13 @@ is imported.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import pathlib
 import re
 import shlex
 import shutil
+import subprocess
 import sys
 import tomllib
 
@@ -24,9 +26,11 @@ ROOT = pathlib.Path(__file__).resolve().parent
 BUILD_HINT = "run `make oracles`"
 NAME = re.compile(r"[a-z0-9][a-z0-9_.-]*\Z")
 
-_FOLDER_KEYS = {"language", "requires", "apt", "build", "family", "oracle"}
+_FOLDER_KEYS = {"language", "requires", "apt", "apt_for", "probe", "build", "family", "oracle"}
 _ORACLE_KEYS = {"name", "command", "family", "kind", "deadline", "start_deadline", "max_input",
-                "window", "max_restarts", "quirks", "needs", "env", "language", "requires"}
+                "window", "max_restarts", "quirks", "needs", "env", "language", "requires", "probe"}
+#: seconds a readiness probe may take (a JVM or a compiler's preprocessor is the slow case)
+PROBE_TIMEOUT = 20.0
 
 
 class ManifestError(ValueError):
@@ -39,7 +43,9 @@ class Spec:
 
     ``command`` is ready for ``subprocess.Popen`` (``{python}`` replaced), run in ``cwd``.
     ``family`` and ``kind`` are the declared ones until the hello line says otherwise.
-    ``skip`` is the one-line reason it cannot run here, or None."""
+    :attr:`skip` is the one-line reason it cannot run here, or None: a missing command or build
+    output (``unready``, found when the manifest is read), else a failed ``probe`` (run when
+    first asked, once per process)."""
 
     name: str
     command: list[str]
@@ -61,7 +67,43 @@ class Spec:
     folder: pathlib.Path | None = None
     #: for ``py:package.module:function``: that target, and no command
     callable: str | None = None
-    skip: str | None = None
+    #: why it cannot run, found without running anything (a command, a build output missing)
+    unready: str | None = None
+    #: a cheap command that exits 0 only when the oracle can start (``perl -MURI -e1``), run in
+    #: ``cwd``; the folder's and the oracle's own, in that order
+    probe: tuple[tuple[str, ...], ...] = ()
+    #: the packages ``make oracles`` installs for it, named in a skip reason
+    apt: tuple[str, ...] = ()
+
+    @property
+    def skip(self) -> str | None:
+        """The one-line reason this oracle cannot start here, or None when it can."""
+        if self.unready:
+            return self.unready
+        for cmd in self.probe:
+            why = run_probe(cmd, str(self.cwd))
+            if why:
+                return f"{why} ({BUILD_HINT}" + (f", which installs {' '.join(self.apt)})" if self.apt else ")")
+        return None
+
+
+@functools.lru_cache(maxsize=None)
+def run_probe(cmd: tuple[str, ...], cwd: str) -> str | None:
+    """Run a readiness probe once per process: None when it exits 0, else one line naming the
+    probe and the first line it wrote (a missing Perl module, a missing C header)."""
+    shown = " ".join(shlex.quote(a) for a in cmd)
+    try:
+        r = subprocess.run(list(cmd), cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True,
+                           timeout=PROBE_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return f"probe `{shown}` did not finish in {PROBE_TIMEOUT:g} s"
+    except OSError as exc:
+        return f"probe `{shown}` could not run ({exc.strerror or exc})"
+    if r.returncode == 0:
+        return None
+    lines = [x for x in (r.stderr or r.stdout).decode("utf-8", "replace").splitlines() if x.strip()]
+    said = lines[0].strip()[:160] if lines else "no output"
+    return f"probe `{shown}` failed (status {r.returncode}: {said})"
 
 
 @dataclasses.dataclass
@@ -71,10 +113,14 @@ class Folder:
     path: pathlib.Path
     language: str
     requires: list[str]
+    #: Debian packages the folder needs, each installed when dpkg does not list it
     apt: list[str]
     build: str | None
     specs: list[Spec]
     error: str | None = None
+    #: command -> the Debian package that provides it, installed only while the command is not on
+    #: PATH (a toolchain such as Go, Node or a JDK often comes from elsewhere)
+    apt_for: dict[str, str] = dataclasses.field(default_factory=dict)
 
 
 def _fields(table: dict, where: str, base: Spec) -> Spec:
@@ -109,6 +155,8 @@ def _fields(table: dict, where: str, base: Spec) -> Spec:
         if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
             raise ManifestError(f"{where}: {key} must be a list of strings")
     spec.quirks = tuple(table.get("quirks", base.quirks))
+    if "probe" in table:
+        spec.probe = (*base.probe, _probe(table["probe"], where))
     spec.requires = (*base.requires, *table.get("requires", []))
     env = table.get("env", {})
     if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
@@ -131,6 +179,13 @@ def _command(value, where: str, cwd: pathlib.Path) -> list[str]:
     if "/" in cmd[0] and not os.path.isabs(cmd[0]):
         cmd[0] = str(cwd / cmd[0])
     return cmd
+
+
+def _probe(value, where: str) -> tuple[str, ...]:
+    """A ``probe``: a non-empty list of strings (``{python}`` is this interpreter)."""
+    if not isinstance(value, list) or not value or not all(isinstance(x, str) and x for x in value):
+        raise ManifestError(f"{where}: probe must be a non-empty list of strings")
+    return tuple(a.replace("{python}", sys.executable) for a in value)
 
 
 def _missing_output(spec: Spec, needs: list[str]) -> str | None:
@@ -161,13 +216,19 @@ def read_folder(manifest: pathlib.Path) -> Folder:
         for key, v in (("requires", requires), ("apt", apt)):
             if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
                 raise ManifestError(f"{where}: {key} must be a list of strings")
+        apt_for = data.get("apt_for", {})
+        if not isinstance(apt_for, dict) or not all(isinstance(v, str) for v in apt_for.values()):
+            raise ManifestError(f"{where}: apt_for must be a table of command = \"package\"")
+        probe = (_probe(data["probe"], where),) if "probe" in data else ()
+        packages = tuple(dict.fromkeys([*apt, *apt_for.values()]))
         if build is not None and not isinstance(build, str):
             raise ManifestError(f"{where}: build must be a string")
         tables = data.get("oracle", [])
         if not isinstance(tables, list) or not tables:
             raise ManifestError(f"{where}: no [[oracle]] table")
         base = Spec(name="", command=[], cwd=folder, language=language, folder=folder,
-                    family=data.get("family", "other"), requires=tuple(requires))
+                    family=data.get("family", "other"), requires=tuple(requires), probe=probe,
+                    apt=packages)
         specs = []
         for n, table in enumerate(tables, 1):
             w = f"{where} oracle {n}"
@@ -179,15 +240,15 @@ def read_folder(manifest: pathlib.Path) -> Folder:
             spec.command = _command(table.get("command"), f"{where} {name}", folder)
             missing = [c for c in spec.requires if shutil.which(c) is None]
             if missing:
-                spec.skip = f"{', '.join(missing)} not found on PATH ({BUILD_HINT}" + (
-                    f", which installs {' '.join(apt)})" if apt else ")")
+                spec.unready = f"{', '.join(missing)} not found on PATH ({BUILD_HINT}" + (
+                    f", which installs {' '.join(packages)})" if packages else ")")
             else:
-                spec.skip = _missing_output(spec, table.get("needs", []))
+                spec.unready = _missing_output(spec, table.get("needs", []))
             specs.append(spec)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, ManifestError) as exc:
         msg = str(exc) if isinstance(exc, ManifestError) else f"{where}: {exc}"
         return Folder(folder, "?", [], [], None, [], error=msg)
-    return Folder(folder, language, requires, apt, build, specs)
+    return Folder(folder, language, requires, apt, build, specs, apt_for=dict(apt_for))
 
 
 def discover(root: pathlib.Path = ROOT) -> list[Folder]:

@@ -220,8 +220,12 @@ def test_diff_writes_a_report_for_many_inputs(tmp_path, capsys):
 
 def test_campaign_round_returns_markdown_and_summary(tmp_path):
     from urlwb.diff import campaign_round
-    out = campaign_round(tmp_path, seconds=1)
+    out = campaign_round(tmp_path, seconds=1, seed=7, floor=60)
     assert out["summary"]["sources"]["wpt"] > 800
+    # a budget that leaves nothing still sends the floor, from the seed it was given, and says so
+    assert out["summary"]["generated"] == {"seed": 7, "asked": 60, "sent": out["summary"]["sources"]["generated"]}
+    assert 40 < out["summary"]["sources"]["generated"] <= 60
+    assert "generated from seed 7 (`urlwb campaign --seed 7` repeats them)" in out["markdown"]
     assert out["markdown"].startswith("# Differential round")
     assert "<table>" in (tmp_path / "diff" / "report.html").read_text(encoding="utf-8")
     assert all("version" in p for p in out["summary"]["parsers"].values())

@@ -29,6 +29,7 @@ import html
 import json
 import os
 import pathlib
+import random
 import shutil
 import subprocess
 import sys
@@ -158,6 +159,10 @@ def add_arguments(parser) -> None:
     parser.add_argument("--jobs", type=int, default=1, metavar="N", help="libFuzzer -fork=N (default 1)")
     parser.add_argument("--no-coverage", action="store_true", help="skip the coverage.py measurements")
     parser.add_argument("--no-diff", action="store_true", help="skip the differential round")
+    parser.add_argument("--seed", type=int, default=None, metavar="N",
+                        help="seed of the differential round's generated inputs (default: a new "
+                             "one each campaign, printed and in the report, so that a round can be "
+                             "repeated)")
     parser.add_argument("--minimize-seconds", type=float, default=10.0, metavar="S",
                         help="time to minimize each new finding (default 10)")
     parser.add_argument("--out", type=pathlib.Path, default=corpus_store.ROOT / "reports",
@@ -180,11 +185,12 @@ def run(args) -> int:
     out_dir.mkdir(parents=True, exist_ok=True)
 
     diff_round, diff_skip = (None, "--no-diff") if args.no_diff else (campaign_round, None)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 2**31)
     budget = args.minutes * 60
     diff_seconds = max(10.0, DIFF_SHARE * budget) if diff_round else 0.0
     reserve = diff_seconds + RESERVE_SECONDS
     print(f"campaign {stamp}: {len(targets)} targets in about {args.minutes:g} min"
-          + (f", differential round {diff_seconds:.0f} s" if diff_round else f" (differential round skipped: {diff_skip})"))
+          + (f", differential round {diff_seconds:.0f} s (seed {seed})" if diff_round else f" (differential round skipped: {diff_skip})"))
 
     errors: list[dict] = []   # rounds that failed, each with its traceback
     leftovers = guarded(errors, "triage of earlier artifacts", lambda: triage.triage(
@@ -236,7 +242,7 @@ def run(args) -> int:
             print(f"  {t:14} {branch_before[t]:5.1f}% -> {branch_after[t]:5.1f}%")
 
     record = {
-        "stamp": stamp, "minutes": args.minutes, "engine_commit": _git_commit(),
+        "stamp": stamp, "minutes": args.minutes, "engine_commit": _git_commit(), "seed": seed,
         "targets": [], "new_findings": [], "duplicates": sum(t.verdict == "duplicate" for t in triaged),
         "unreproducible": sum(t.verdict == "unreproducible" for t in triaged),
     }
@@ -269,7 +275,7 @@ def run(args) -> int:
     if diff_round:
         print(f"differential round ({diff_seconds:.0f} s):")
         result = guarded(errors, "differential round", lambda: diff_round(
-            out_dir / "differential", diff_seconds), default=None)
+            out_dir / "differential", diff_seconds, seed), default=None)
         record["diff"] = {"skipped": "the round failed (see Rounds that failed)"} if result is None \
             else {"markdown": result.get("markdown", ""),
                   "summary": result.get("summary", {})}

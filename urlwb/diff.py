@@ -97,13 +97,22 @@ def run(args) -> int:
     return 1 if trouble else 0
 
 
-def campaign_round(out_dir: pathlib.Path, seconds: float) -> dict:
+#: generated inputs the campaign's differential round always sends, whatever its estimate: the
+#: generator reaches spellings a short fuzzing round does not (dot segments in mixed case, "0X")
+GENERATED_FLOOR = 2_000
+#: and at most, when the budget would allow more
+GENERATED_CAP = 10_000
+
+
+def campaign_round(out_dir: pathlib.Path, seconds: float, seed: int = 0,
+                   floor: int = GENERATED_FLOOR) -> dict:
     """The campaign's differential round: every WPT input, the ``differential`` fuzz target's
     corpus (seed, regress, and the working corpus the round grew: what coverage-guided fuzzing
-    found reaches the oracles outside the process here, in batches), then generated inputs as many
-    as ``seconds`` allow (cost estimated from the WPT pass, at most 10,000), across every
-    available parser, the user's own included. Returns {"markdown", "summary"} and writes
-    them into ``out_dir/diff/``."""
+    found reaches the oracles outside the process here, in batches), then generated inputs from
+    ``seed``: as many as ``seconds`` allow (cost estimated from a WPT probe), never fewer than
+    ``floor`` (GENERATED_FLOOR) nor more than GENERATED_CAP, across every available parser, the user's own
+    included. Returns {"markdown", "summary"} (the summary names the seed and the count, so that
+    a round can be repeated) and writes them into ``out_dir/diff/``."""
     t0 = time.perf_counter()
     wpt = [(i, b, "wpt") for i, b in generate.wpt_cases()]
     seen = {(i, b) for i, b, _ in wpt}
@@ -115,15 +124,21 @@ def campaign_round(out_dir: pathlib.Path, seconds: float) -> dict:
     probe = diff(wpt[:200], _all_names(), hosts=False, reparse=False)
     per_input = max(1e-6, probe.seconds / max(1, len(probe.items)))
     budget = seconds - (time.perf_counter() - t0) - per_input * (len(wpt) + len(corpus)) * 1.5
-    n = int(max(0, min(10_000, budget / (per_input * 1.5))))
-    gen = [(i, b, "generated") for i, b in generate.generate(n, seed=0) if (i, b) not in seen]
+    n = int(max(floor, min(GENERATED_CAP, budget / (per_input * 1.5))))
+    gen = [(i, b, "generated") for i, b in generate.generate(n, seed=seed) if (i, b) not in seen]
+    print(f"  {len(wpt):,} WPT inputs, {len(corpus):,} from the differential corpus, "
+          f"{len(gen):,} generated (generate({n}, seed={seed}))", flush=True)
     res = diff(wpt + corpus + gen, _all_names(), reparse=True, hosts=True)
     title = "Differential round"
     paths = write_report(res, pathlib.Path(out_dir) / "diff", title)
     for line in trouble_lines(res):
         print(f"  {line}")
     md = paths[0].read_text(encoding="utf-8")
-    return {"markdown": md, "summary": summarize(res)}
+    md = md.replace("\n", f"\n\nInputs: {len(wpt):,} WPT, {len(corpus):,} from the differential corpus, "
+                    f"{len(gen):,} generated from seed {seed} (`urlwb campaign --seed {seed}` repeats them).\n", 1)
+    summary = summarize(res)
+    summary["generated"] = {"seed": seed, "asked": n, "sent": len(gen)}
+    return {"markdown": md, "summary": summary}
 
 
 def _all_names() -> list[str]:

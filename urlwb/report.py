@@ -92,6 +92,8 @@ def render_markdown(c: dict) -> str:
              f"A {c['minutes']:g}-minute round over {len(c['targets'])} targets "
              f"({c['wall_seconds']:.0f} s wall time in all), engine {c.get('engine_commit', '?')}.", "",
              f"- executions: {sum(t['execs'] for t in c['targets']):,}",
+             *([f"- seed of the differential round's generated inputs: {c['seed']} "
+                f"(`urlwb campaign --seed {c['seed']}` repeats them)"] if c.get("seed") is not None else []),
              *([f"- note: {c['coverage_note']}"] if c.get("coverage_note") else []),
              f"- engine branch coverage by the fuzz corpora: {_delta(c.get('branch_before'), c.get('branch_after'))}",
              f"- new findings: {len(c['new_findings'])}; duplicates of filed ones: {c['duplicates']}; "

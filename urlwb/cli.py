@@ -28,22 +28,22 @@ else:
 
 #: subcommand -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "campaign": ("urlwb.campaign", "the main job: a bounded round over every target, then a report"),
-    "fuzz": ("urlwb.fuzz", "run fuzz targets under libFuzzer with live progress, then triage"),
-    "triage": ("urlwb.triage", "minimize, deduplicate and file crash artifacts into corpus/*/regress/"),
-    "minimize": ("urlwb.minimize", "minimize one crashing input"),
-    "replay": ("urlwb.replay", "replay seed and regress corpora through their targets' checks"),
-    "merge": ("urlwb.merge", "distil the working corpus into corpus/<target>/distilled/ (libFuzzer -merge=1)"),
-    "list": ("urlwb.listing", "list targets, corpora and findings"),
-    "coverage": ("urlwb.coverage", "engine branch coverage reached by WPT, properties and corpora"),
-    "diff": ("urlwb.diff", "differential: one input, many parsers, a verdict table"),
-    "oracle": ("urlwb.oracle_check", "oracles: check an adapter against the protocol; list them all"),
-    "export-wpt": ("urlwb.export_wpt", "export findings as WPT urltestdata-format JSON"),
-    "export-hypothesis": ("urlwb.export_hypothesis", "turn Hypothesis failures into regress entries"),
-    "bench": ("urlwb.bench", "benchmarks: hosts, urls, growth, memory (ratios against peers)"),
-    "bench-fuzz": ("urlwb.bench_fuzz", "exec/s of each fuzz target on one core"),
-    "compare-rev": ("urlwb.compare_rev", "the engine against its own version at a git revision"),
-    "mutants": ("urlwb.mutants", "mutation testing of the engine: which wrong engines the checks notice"),
+    "campaign": ("urlwb.campaign.run", "the main job: a bounded round over every target, then a report"),
+    "fuzz": ("urlwb.fuzzing.fuzz", "run fuzz targets under libFuzzer with live progress, then triage"),
+    "triage": ("urlwb.fuzzing.triage", "minimize, deduplicate and file crash artifacts into corpus/*/regress/"),
+    "minimize": ("urlwb.fuzzing.minimize", "minimize one crashing input"),
+    "replay": ("urlwb.fuzzing.replay", "replay seed and regress corpora through their targets' checks"),
+    "merge": ("urlwb.fuzzing.merge", "distil the working corpus into corpus/<target>/distilled/ (libFuzzer -merge=1)"),
+    "list": ("urlwb.fuzzing.listing", "list targets, corpora and findings"),
+    "coverage": ("urlwb.measure.coverage", "engine branch coverage reached by WPT, properties and corpora"),
+    "diff": ("urlwb.differential.command", "differential: one input, many parsers, a verdict table"),
+    "oracle": ("urlwb.differential.oracle_check", "oracles: check an adapter against the protocol; list them all"),
+    "export-wpt": ("urlwb.differential.export_wpt", "export findings as WPT urltestdata-format JSON"),
+    "export-hypothesis": ("urlwb.fuzzing.export_hypothesis", "turn Hypothesis failures into regress entries"),
+    "bench": ("urlwb.measure.bench", "benchmarks: hosts, urls, growth, memory (ratios against peers)"),
+    "bench-fuzz": ("urlwb.fuzzing.bench", "exec/s of each fuzz target on one core"),
+    "compare-rev": ("urlwb.measure.compare_rev", "the engine against its own version at a git revision"),
+    "mutants": ("urlwb.mutation.mutants", "mutation testing of the engine: which wrong engines the checks notice"),
 }
 
 

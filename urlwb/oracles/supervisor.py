@@ -37,7 +37,7 @@ from collections import Counter, OrderedDict
 
 from urlwb import children
 from urlwb.oracles import NOT_APPLICABLE, Oracle, Unavailable, crash_record, hang_record, manifests, protocol
-from urlwb.oracles.hosts import HostAnswer, HostOracle
+from urlwb.oracles.host_answer import HostAnswer, HostOracle
 
 #: the longest line read from a child (an answer to a 1 MB input with every field escaped fits)
 MAX_LINE = 256 * 1024 * 1024

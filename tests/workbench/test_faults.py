@@ -1,4 +1,4 @@
-"""Fault injection: the workbench survives its own failures (issue 15), for real.
+"""Fault injection: the workbench survives its own failures, for real.
 
 Each case breaks something the way a user or a machine would (a SIGKILL mid-fuzz, a full disk,
 a FIFO or a non-UTF-8 name in a corpus folder, JSON nested 100,000 deep, ``nan`` for a time)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 
+from urlwb.campaign.record import CampaignRecord, TargetRun
 from urlwb.cliutil import shorten
 from urlwb.htmlpage import figure, page
 
@@ -52,14 +53,14 @@ def svg_timeline(timeline: list, *, width: int = 260, height: int = 70, color: s
             f'cov {c0}→{points[-1][1]} in {t1 - t0:.0f}s</text></svg>')
 
 
-def svg_overview(targets: list[dict], *, width: int = 640, height: int = 220) -> str:
+def svg_overview(targets: list[TargetRun], *, width: int = 640, height: int = 220) -> str:
     """Every target's coverage growth on one plot, each relative to its own start (percent)."""
     pad_l, pad_b, pad = 40, 22, 8
     series = []
     for i, t in enumerate(targets):
-        pts = [(p[0], p[2]) for p in t.get("timeline", [])]
+        pts = [(p[0], p[2]) for p in t.timeline]
         if len(pts) >= 2 and pts[0][1] > 0:
-            series.append((t["target"], PALETTE[i % len(PALETTE)],
+            series.append((t.target, PALETTE[i % len(PALETTE)],
                            [(s - pts[0][0], 100.0 * (c - pts[0][1]) / pts[0][1]) for s, c in pts]))
     if not series:
         return ""
@@ -87,61 +88,61 @@ def svg_overview(targets: list[dict], *, width: int = 640, height: int = 220) ->
     return "".join(out)
 
 
-def render_markdown(c: dict) -> str:
-    lines = [f"# Fuzzing campaign {c['stamp']}", "",
-             f"A {c['minutes']:g}-minute round over {len(c['targets'])} targets "
-             f"({c['wall_seconds']:.0f} s wall time in all), engine {c.get('engine_commit', '?')}.", "",
-             f"- executions: {sum(t['execs'] for t in c['targets']):,}",
-             *([f"- seed of the differential round's generated inputs: {c['seed']} "
-                f"(`urlwb campaign --seed {c['seed']}` repeats them)"] if c.get("seed") is not None else []),
-             *([f"- note: {c['coverage_note']}"] if c.get("coverage_note") else []),
-             f"- engine branch coverage by the fuzz corpora: {_delta(c.get('branch_before'), c.get('branch_after'))}",
-             f"- new findings: {len(c['new_findings'])}; duplicates of filed ones: {c['duplicates']}; "
-             f"open findings in corpus/*/regress/: {c['open_total']}", "",
+def render_markdown(c: CampaignRecord) -> str:
+    lines = [f"# Fuzzing campaign {c.stamp}", "",
+             f"A {c.minutes:g}-minute round over {len(c.targets)} targets "
+             f"({c.wall_seconds:.0f} s wall time in all), engine {c.engine_commit}.", "",
+             f"- executions: {sum(t.execs for t in c.targets):,}",
+             *([f"- seed of the differential round's generated inputs: {c.seed} "
+                f"(`urlwb campaign --seed {c.seed}` repeats them)"] if c.seed is not None else []),
+             *([f"- note: {c.coverage_note}"] if c.coverage_note else []),
+             f"- engine branch coverage by the fuzz corpora: {_delta(c.branch_before, c.branch_after)}",
+             f"- new findings: {len(c.new_findings)}; duplicates of filed ones: {c.duplicates}; "
+             f"open findings in corpus/*/regress/: {c.open_total}", "",
              "## Coverage growth", "",
              "libFuzzer's edge coverage of the engine over the round, each target relative to its "
              "start (a plot in the HTML page).", "", figure("coverage"), "",
              "## Targets", "",
              "| target | seconds | executions | exec/s | libFuzzer cov | corpus | engine branch coverage | crashes | new |",
              "|---|---:|---:|---:|---|---:|---|---:|---:|"]
-    for t in c["targets"]:
-        lines.append(f"| {t['target']} | {t['seconds']:.0f} | {t['execs']:,} | {t['exec_per_s']:.0f} | "
-                     f"{t['cov_start'] or 0} → {t['cov_end']} | {t['corpus']} | "
-                     f"{_delta(t.get('branch_before'), t.get('branch_after'))} | {t['crashes']} | {t['new']} |")
+    for t in c.targets:
+        lines.append(f"| {t.target} | {t.seconds:.0f} | {t.execs:,} | {t.exec_per_s:.0f} | "
+                     f"{t.cov_start or 0} → {t.cov_end} | {t.corpus} | "
+                     f"{_delta(t.branch_before, t.branch_after)} | {t.crashes} | {t.new} |")
     lines += ["", "## Findings", ""]
-    if not c["new_findings"]:
+    if not c.new_findings:
         lines.append("No new finding in this round.")
-    for f in c["new_findings"]:
+    for f in c.new_findings:
         lines += [f"### {f['target']}: `{f['signature']}`", "",
                   f"- entry: `{f['path']}` ({f['size']} bytes, minimized from {f['original_size']})",
                   f"- input: `{f['preview']}`", f"- bytes (hex): `{f['hex']}`",
                   f"- replay: `urlwb replay {f['target']}`", "", "```", f["detail"], "```", ""]
-    if c.get("open_findings"):
+    if c.open_findings:
         lines += ["", "## Open findings (all rounds)", "", "| target | signature | input | note |", "|---|---|---|---|"]
-        for f in c["open_findings"]:
+        for f in c.open_findings:
             lines.append(f"| {f['target']} | `{f['signature']}` | `{f['preview']}` | {shorten(f['note'], 120)} |")
-    if c.get("round_errors"):
+    if c.round_errors:
         lines += ["", "## Rounds that failed", "",
                   "Each was caught; the campaign went on without it.", ""]
-        for e in c["round_errors"]:
+        for e in c.round_errors:
             lines += [f"### {e['round']}: {e['error']}", "", "```", e["traceback"].rstrip(), "```", ""]
     lines += ["", "## Differential round", ""]
-    diff = c.get("diff") or {}
+    diff = c.diff or {}
     if diff.get("markdown"):   # its headings nested under this section's
         lines += ["##" + x if x.startswith("#") else x for x in diff["markdown"].splitlines()]
     else:
         lines.append(f"Skipped: {diff.get('skipped', 'not run')}.")
-    lines += ["", "## Reproduce", "", "```", f"urlwb campaign --minutes {c['minutes']:g}",
+    lines += ["", "## Reproduce", "", "```", f"urlwb campaign --minutes {c.minutes:g}",
               "urlwb list --findings", "urlwb replay", "```", ""]
     return "\n".join(lines)
 
 
-def render_html(c: dict) -> str:
+def render_html(c: CampaignRecord) -> str:
     """The report's Markdown as one HTML page (urlwb.htmlpage), with the coverage plots."""
     plots = "".join(
         f"<figure style='display:inline-block;margin:4px'>"
-        f"{svg_timeline(t.get('timeline', []), color=PALETTE[i % len(PALETTE)], label=t['target'])}"
-        f"<figcaption>{html.escape(t['target'])}</figcaption></figure>"
-        for i, t in enumerate(c["targets"]))
-    return page(f"Fuzzing campaign {c['stamp']}", render_markdown(c),
-                {"coverage": svg_overview(c["targets"]) + "<div>" + plots + "</div>"})
+        f"{svg_timeline(t.timeline, color=PALETTE[i % len(PALETTE)], label=t.target)}"
+        f"<figcaption>{html.escape(t.target)}</figcaption></figure>"
+        for i, t in enumerate(c.targets))
+    return page(f"Fuzzing campaign {c.stamp}", render_markdown(c),
+                {"coverage": svg_overview(c.targets) + "<div>" + plots + "</div>"})

@@ -40,11 +40,12 @@ from concurrent.futures import ThreadPoolExecutor
 from urlwb import corpus_store, oracles
 from urlwb.measure import coverage
 from urlwb.fuzzing import triage
-from urlwb.cliutil import seconds_flag
+from urlwb.cliutil import add_jobs, add_minimize_seconds, add_seed, add_targets, jobs_flag, seconds_flag
 from urlwb.differential.command import campaign_round
 from urlwb.errors import UsageError
-from urlwb.fuzzing.fuzz import Progress, fuzz_target, jobs_flag
+from urlwb.fuzzing.fuzz import Progress, fuzz_target
 from urlwb.fuzzing.listing import preview
+from urlwb.campaign.record import CampaignRecord, TargetRun
 from urlwb.campaign.report import render_html, render_markdown
 
 DIFF_SHARE = 0.15          # of the time budget, for the differential round when it exists
@@ -92,7 +93,7 @@ def _measure_added(targets, folder, before_files, snapshots) -> dict[str, pathli
     also have replaced some inputs by smaller ones with the same features: not replayed)."""
 
     def one(t):
-        work = corpus_store.work_root() / "corpus" / t
+        work = corpus_store.work_path(t)
         prefix = folder / f"new-{t}.data-part"
         coverage.replay_covered(t, [work / n for n in sorted(_work_files(t) - snapshots[t])], prefix)
         return coverage.combine([before_files[t], *coverage.data_parts(prefix)], folder / f"after-{t}.data")
@@ -114,11 +115,11 @@ def _git_commit() -> str:
 
 
 def _work_files(target: str) -> set[str]:
-    folder = corpus_store.work_root() / "corpus" / target
+    folder = corpus_store.work_path(target)
     return {p.name for p in folder.iterdir()} if folder.is_dir() else set()
 
 
-def _finding_record(entry: pathlib.Path, meta: dict) -> dict:
+def finding_record(entry: pathlib.Path, meta: dict) -> dict:
     data = entry.read_bytes()
     return {"target": meta["target"], "signature": meta["signature"], "kind": meta["kind"],
             "detail": str(meta.get(meta["kind"], ""))[:2000], "path": str(entry.relative_to(corpus_store.ROOT))
@@ -136,17 +137,17 @@ def _link_latest(reports: pathlib.Path, out_dir: pathlib.Path) -> None:
     os.replace(tmp, reports / "latest")
 
 
-def write_report(record: dict, out_dir: pathlib.Path, errors: list[dict] | None = None) -> None:
+def write_report(record: CampaignRecord, out_dir: pathlib.Path, errors: list[dict] | None = None) -> None:
     """run.json, report.md and report.html; if rendering fails, the report says so, with the
     traceback, and the campaign goes on (a write that cannot happen is still a WriteError)."""
-    corpus_store.atomic_write(out_dir / "run.json", json.dumps(record, indent=1, default=str).encode())
+    corpus_store.atomic_write(out_dir / "run.json", json.dumps(record.as_json(), indent=1, default=str).encode())
     try:
         md, page = render_markdown(record), render_html(record)
     except Exception as exc:  # noqa: BLE001 - a report that cannot render must not lose the round
         line = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
         if errors is not None:
             errors.append({"round": "report", "error": line, "traceback": traceback.format_exc()})
-        md = f"# Campaign {record.get('stamp')}\n\nThe report could not be rendered: {line}\n\n" \
+        md = f"# Campaign {record.stamp}\n\nThe report could not be rendered: {line}\n\n" \
              f"```\n{traceback.format_exc()}```\n\nThe round's data is in run.json.\n"
         page = "<!doctype html><meta charset=utf-8><pre>" + html.escape(md) + "</pre>"
     corpus_store.atomic_write(out_dir / "report.md", md.encode("utf-8"))
@@ -157,16 +158,13 @@ def add_arguments(parser) -> None:
     parser.add_argument("--minutes", type=float, default=2.5, metavar="M",
                         help="wall time of the whole round, about; fuzzing gets what the "
                              "measurements leave, split between the targets (default 2.5)")
-    parser.add_argument("--targets", nargs="+", metavar="TARGET", help="only these targets")
-    parser.add_argument("--jobs", type=int, default=1, metavar="N", help="libFuzzer -fork=N (default 1)")
+    add_targets(parser)
+    add_jobs(parser, "libFuzzer -fork workers for each target")
     parser.add_argument("--no-coverage", action="store_true", help="skip the coverage.py measurements")
     parser.add_argument("--no-diff", action="store_true", help="skip the differential round")
-    parser.add_argument("--seed", type=int, default=None, metavar="N",
-                        help="seed of the differential round's generated inputs (default: a new "
-                             "one each campaign, printed and in the report, so that a round can be "
-                             "repeated)")
-    parser.add_argument("--minimize-seconds", type=float, default=10.0, metavar="S",
-                        help="time to minimize each new finding (default 10)")
+    add_seed(parser, "the differential round's generated inputs", default=None,
+             why="in the report too, so that a round can be repeated")
+    add_minimize_seconds(parser, 10.0, why="the campaign's rounds are short")
     parser.add_argument("--out", type=pathlib.Path, default=corpus_store.ROOT / "reports",
                         help="folder for campaign-<stamp>/ and the latest link (default reports/)")
 
@@ -243,34 +241,33 @@ def run(args) -> int:
             branch_after[t] = coverage.branch_percent(after_files[t])
             print(f"  {t:14} {branch_before[t]:5.1f}% -> {branch_after[t]:5.1f}%")
 
-    record = {
-        "stamp": stamp, "minutes": args.minutes, "engine_commit": _git_commit(), "seed": seed,
-        "targets": [], "new_findings": [], "duplicates": sum(t.verdict == "duplicate" for t in triaged),
-        "unreproducible": sum(t.verdict == "unreproducible" for t in triaged),
-    }
+    record = CampaignRecord(
+        stamp=stamp, minutes=args.minutes, engine_commit=_git_commit(), seed=seed,
+        duplicates=sum(t.verdict == "duplicate" for t in triaged),
+        unreproducible=sum(t.verdict == "unreproducible" for t in triaged))
     for r in results:
-        record["targets"].append({
-            "target": r.target, "seconds": r.seconds, "execs": r.execs, "exec_per_s": r.exec_per_s,
-            "cov_start": r.cov_start, "cov_end": r.cov_end, "ft_end": r.ft_end, "corpus": r.corpus,
-            "crashes": max(r.crashes, len(r.artifacts)), "restarts": r.restarts, "timeline": r.timeline,
-            "new": sum(x.target == r.target and x.verdict == "new" for x in triaged),
-            "branch_before": branch_before.get(r.target), "branch_after": branch_after.get(r.target),
-            "log": r.log})
+        record.targets.append(TargetRun(
+            target=r.target, seconds=r.seconds, execs=r.execs, exec_per_s=r.exec_per_s,
+            cov_start=r.cov_start, cov_end=r.cov_end, ft_end=r.ft_end, corpus=r.corpus,
+            crashes=max(r.crashes, len(r.artifacts)), restarts=r.restarts, timeline=r.timeline,
+            new=sum(x.target == r.target and x.verdict == "new" for x in triaged),
+            branch_before=branch_before.get(r.target), branch_after=branch_after.get(r.target),
+            log=r.log))
     for x in triaged + leftovers:
         if x.verdict == "new" and x.entry:
-            record["new_findings"].append(_finding_record(x.entry, corpus_store.load_sidecar(
+            record.new_findings.append(finding_record(x.entry, corpus_store.load_sidecar(
                 corpus_store.sidecar_path(x.entry))))
     open_entries = [e for e in corpus_store.iter_regress() if e.sidecar and e.status == "open"]
-    record["open_total"] = len(open_entries)
-    record["open_findings"] = [_finding_record(e.path, e.sidecar) for e in open_entries]
+    record.open_total = len(open_entries)
+    record.open_findings = [finding_record(e.path, e.sidecar) for e in open_entries]
     if measure:
-        record["branch_before"] = branch_before_all
-        record["branch_after"] = coverage.branch_percent(
+        record.branch_before = branch_before_all
+        record.branch_after = coverage.branch_percent(
             coverage.combine(list(after_files.values()), cov_folder / "after-all.data"))
-    record["coverage_note"] = coverage_note
-    record["diff"] = {"skipped": diff_skip} if diff_skip else {"skipped": "running"}
-    record["round_errors"] = errors
-    record["wall_seconds"] = time.monotonic() - t_start
+    record.coverage_note = coverage_note
+    record.diff = {"skipped": diff_skip} if diff_skip else {"skipped": "running"}
+    record.round_errors = errors
+    record.wall_seconds = time.monotonic() - t_start
     write_report(record, out_dir, errors)
     _link_latest(args.out, out_dir)
 
@@ -278,22 +275,22 @@ def run(args) -> int:
         print(f"differential round ({diff_seconds:.0f} s):")
         result = guarded(errors, "differential round", lambda: diff_round(
             out_dir / "differential", diff_seconds, seed), default=None)
-        record["diff"] = {"skipped": "the round failed (see Rounds that failed)"} if result is None \
+        record.diff = {"skipped": "the round failed (see Rounds that failed)"} if result is None \
             else {"markdown": result.get("markdown", ""),
                   "summary": result.get("summary", {})}
-        record["wall_seconds"] = time.monotonic() - t_start
+        record.wall_seconds = time.monotonic() - t_start
         write_report(record, out_dir, errors)
 
     print()
-    print(f"{sum(t['execs'] for t in record['targets']):,} executions, "
-          f"{len(record['new_findings'])} new findings, {record['open_total']} open in corpus/*/regress/")
+    print(f"{sum(t.execs for t in record.targets):,} executions, "
+          f"{len(record.new_findings)} new findings, {record.open_total} open in corpus/*/regress/")
     if not args.no_coverage:
-        print(f"engine branch coverage by the corpora: {record['branch_before']:.1f}% -> {record['branch_after']:.1f}%")
+        print(f"engine branch coverage by the corpora: {record.branch_before:.1f}% -> {record.branch_after:.1f}%")
     print(f"report: {out_dir / 'report.md'}")
     print(f"        {out_dir / 'report.html'}  (latest: {args.out / 'latest'})")
     for e in errors:
         print(f"round failed: {e['round']}: {e['error']}", file=sys.stderr)
-    return 1 if record["new_findings"] or errors else 0
+    return 1 if record.new_findings or errors else 0
 
 
 def guarded(errors: list[dict], round_name: str, run_round, default):

@@ -19,6 +19,7 @@ import sys
 import time
 
 from urlwb import oracles
+from urlwb.cliutil import add_seed
 from urlwb.differential import generate
 from urlwb.differential.report import summarize, summary_text, terminal_table, write_report
 from urlwb.differential.run import (collect_inputs, corpus_cases, decode_case, diff, encode_case,
@@ -42,7 +43,7 @@ def add_arguments(p) -> None:
                    "urltestdata.json and toascii.json")
     p.add_argument("--generate", type=int, default=0, metavar="N",
                    help="N confusion-aware generated inputs (mutated WPT inputs and grammar)")
-    p.add_argument("--seed", type=int, default=0, help="seed of --generate (default 0)")
+    add_seed(p, "--generate")
     p.add_argument("--parsers", default="all", metavar="LIST",
                    help="comma list of parsers or groups: all, whatwg, other (default all)")
     p.add_argument("--reference", default=None, metavar="NAME",

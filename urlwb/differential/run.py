@@ -127,7 +127,7 @@ def encode_case(input: str, base: str | None) -> bytes:
 
 def working_cases(target: str, limit: int = 5000) -> list[tuple[str, str | None]]:
     """The newest ``limit`` inputs of ``target``'s working corpus (``.urlwb/corpus/<target>/``)."""
-    folder = corpus_store.work_root() / "corpus" / target
+    folder = corpus_store.work_path(target)
     if not folder.is_dir():
         return []
     paths = sorted((p for p in folder.iterdir() if p.is_file()), key=lambda p: p.stat().st_mtime)[-limit:]

@@ -27,7 +27,7 @@ import time
 
 from urlwb import children, corpus_store
 from urlwb.fuzzing import triage
-from urlwb.cliutil import seconds_flag
+from urlwb.cliutil import add_jobs, add_minimize_seconds, add_targets, jobs_flag, seconds_flag
 from urlwb.errors import UsageError, WriteError
 from urlwb.fuzzing.minimize import fuzzer_env, target_command
 from urlwb.fuzzing.triage import artifact_dir
@@ -283,21 +283,12 @@ def summary_table(results: list[RunResult], triaged) -> str:
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("targets", nargs="+", metavar="TARGET", help="a target name, or all")
+    add_targets(parser, required=True)
     parser.add_argument("--time", type=float, default=60.0, metavar="S",
                         help="seconds per target (default 60)")
-    parser.add_argument("--jobs", type=int, default=1, metavar="N",
-                        help="libFuzzer -fork=N worker processes (default 1: in-process)")
+    add_jobs(parser, "libFuzzer -fork workers (1: in-process)")
     parser.add_argument("--no-triage", action="store_true", help="leave artifacts untriaged")
-    parser.add_argument("--minimize-seconds", type=float, default=20.0, metavar="S",
-                        help="time to minimize each new finding (default 20)")
-
-
-def jobs_flag(jobs: int) -> int:
-    if not 1 <= jobs <= children.jobs_limit():
-        raise UsageError(f"--jobs must be from 1 to {children.jobs_limit()} (four per core), "
-                         f"not {jobs}")
-    return jobs
+    add_minimize_seconds(parser)
 
 
 def run(args) -> int:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from urlwb import corpus_store
-from urlwb.cliutil import shorten
+from urlwb.cliutil import add_targets, shorten
 from urlwb.fuzzing.fuzz import load_stats
 from urlwb.fuzzdata import decode_text
 from urlwb.fuzzing.triage import artifact_dir, pending_artifacts
@@ -20,7 +20,7 @@ def preview(data: bytes, width: int = 60) -> str:
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("targets", nargs="*", metavar="TARGET", help="targets (default: all)")
+    add_targets(parser)
     parser.add_argument("--findings", action="store_true", help="list every regress entry")
     parser.add_argument("--status", choices=("open", "fixed"), help="only findings of this status")
 
@@ -33,7 +33,7 @@ def run(args) -> int:
     for t in targets:
         entries = list(corpus_store.iter_regress(t))
         findings += entries
-        work = corpus_store.work_root() / "corpus" / t
+        work = corpus_store.work_path(t)
         rows.append((t, corpus_store.TARGETS[t], _count(corpus_store.seed_dir(t)), _count(work),
                      sum(e.status == "open" for e in entries), sum(e.status == "fixed" for e in entries),
                      len(pending_artifacts(t)) if artifact_dir(t).is_dir() else 0,

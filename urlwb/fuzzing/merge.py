@@ -21,7 +21,7 @@ import sys
 import tempfile
 
 from urlwb import children, corpus_store
-from urlwb.cliutil import count_flag, seconds_flag
+from urlwb.cliutil import add_targets, count_flag, seconds_flag
 from urlwb.errors import UsageError
 from urlwb.fuzzing.fuzz import libfuzzer_flags
 from urlwb.fuzzing.minimize import fuzzer_env, target_command
@@ -51,7 +51,7 @@ def merge(target: str, *, dry_run: bool = False, cap: int = 300, cap_bytes: int 
         distilled.mkdir(parents=True, exist_ok=True)
         if not os.access(distilled, os.W_OK | os.X_OK):
             raise UsageError(f"{distilled}: not writable")
-    work = corpus_store.work_root() / "corpus" / target
+    work = corpus_store.work_path(target)
     committed = list(corpus_store.iter_seeds(target))
     with tempfile.TemporaryDirectory(prefix="urlwb-merge-") as tmp:
         base, new = pathlib.Path(tmp, "base"), pathlib.Path(tmp, "new")
@@ -87,7 +87,7 @@ def merge(target: str, *, dry_run: bool = False, cap: int = 300, cap_bytes: int 
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("targets", nargs="+", metavar="TARGET", help="targets, or all")
+    add_targets(parser, required=True)
     parser.add_argument("--dry-run", action="store_true", help="report, do not write")
     parser.add_argument("--cap", type=int, default=300,
                         help="at most this many distilled inputs per target (default 300)")
@@ -105,7 +105,7 @@ def run(args) -> int:
     targets = corpus_store.resolve_targets(args.targets)
     failed = 0
     for t in targets:
-        work = corpus_store.work_root() / "corpus" / t
+        work = corpus_store.work_path(t)
         if not work.is_dir() or not any(work.iterdir()):
             if args.targets == ["all"]:
                 continue

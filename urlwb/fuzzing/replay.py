@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 from urlwb import children, corpus_store
 from urlwb.fuzzing import signatures
-from urlwb.cliutil import seconds_flag
+from urlwb.cliutil import add_targets, seconds_flag
 from urlwb.errors import UsageError
 
 #: seconds allowed before the first input (imports, tables)
@@ -175,7 +175,7 @@ def _child(argv: list[str]) -> None:
 # -- the subcommand ---------------------------------------------------------------------------
 
 def add_arguments(parser) -> None:
-    parser.add_argument("targets", nargs="*", metavar="TARGET", help="targets (default: all)")
+    add_targets(parser)
     parser.add_argument("--work", action="store_true",
                         help="also replay the working corpus (.urlwb/corpus/<target>/)")
     parser.add_argument("--timeout", type=float, default=10.0, metavar="S",

@@ -20,7 +20,7 @@ import shutil
 import sys
 
 from urlwb import corpus_store
-from urlwb.cliutil import seconds_flag
+from urlwb.cliutil import add_minimize_seconds, add_targets, seconds_flag
 from urlwb.errors import UsageError
 from urlwb.fuzzing.minimize import minimize as run_minimize
 from urlwb.fuzzing.minimize import shrink
@@ -140,10 +140,9 @@ def _triage(targets, minimize, minimize_seconds, log) -> list[Triaged]:
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("targets", nargs="*", metavar="TARGET", help="targets (default: all)")
+    add_targets(parser)
     parser.add_argument("--no-minimize", action="store_true", help="file artifacts as they are")
-    parser.add_argument("--minimize-seconds", type=float, default=30.0, metavar="S",
-                        help="time to minimize each new finding (default 30)")
+    add_minimize_seconds(parser)
 
 
 def run(args) -> int:

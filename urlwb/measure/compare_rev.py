@@ -37,6 +37,7 @@ from types import ModuleType
 
 import engine as new
 from urlwb import corpus_store
+from urlwb.cliutil import add_seed
 from urlwb.differential import generate
 from urlwb.errors import UsageError
 
@@ -191,7 +192,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("revision", metavar="REV", help="a git revision (a commit, tag, HEAD~3, ...)")
     parser.add_argument("--inputs", type=int, default=20000, metavar="N",
                         help="random mutations beyond the WPT inputs (default 20000)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the mutations (default 1)")
+    add_seed(parser, "the mutations")
     parser.add_argument("--show", type=int, default=5, metavar="K",
                         help="differences shown per kind of answer (default 5)")
 

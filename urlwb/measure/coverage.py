@@ -76,7 +76,7 @@ def data_parts(prefix: pathlib.Path) -> list[pathlib.Path]:
 def corpus_paths(target: str, include_work: bool = True) -> list[pathlib.Path]:
     paths = list(corpus_store.iter_seeds(target))
     paths += [e.path for e in corpus_store.iter_regress(target)]
-    work = corpus_store.work_root() / "corpus" / target
+    work = corpus_store.work_path(target)
     if include_work and work.is_dir():
         paths += sorted(p for p in work.iterdir() if p.is_file())
     return paths

@@ -9,17 +9,8 @@ every survivor is listed with its diff as a work item: a check to add, or a revi
 ``corpus/mutants/equivalent.toml`` (a mutant no input can tell apart, with a one-line reason;
 only that file takes a survivor out of the denominator).
 
-The tool is cosmic-ray (https://cosmic-ray.readthedocs.io), chosen over mutmut 3 because:
-
-- its operators mutate the whole module, module-level code included; mutmut 3 mutates only
-  inside functions (tried on this engine: its mutant tree copies the percent-encode sets, the
-  regexes and tables built at import, unmutated), and much of this engine is built at import;
-- a mutant is the plain source with one change, run by any test command; mutmut 3 routes every
-  function through a trampoline and runs pytest only, reporting killed or not, where this
-  suite stops at the first failing check and records which one, and how fast;
-- its session is a SQLite database (``WorkDB``) of every mutant and each one's result, so a run
-  resumes where it stopped, and a seeded sample is marked in it as cosmic-ray's own filters mark
-  what they skip.
+The tool is cosmic-ray (https://cosmic-ray.readthedocs.io); why it and not mutmut is in
+``docs/mutation.md``.
 
 cosmic-ray's own executors mutate the files in place (its local one, one at a time), which a run
 that is killed midway would leave mutated; here cosmic-ray lists the mutants (``init``) and
@@ -61,6 +52,7 @@ import time
 import tomllib
 
 from urlwb import corpus_store
+from urlwb.cliutil import add_jobs, add_seed
 from urlwb.errors import UsageError
 from urlwb.mutation.killsuite import UNIT_TESTS
 
@@ -630,9 +622,9 @@ def collect(session: Session, equivalents: dict[Key, str],
 def add_arguments(parser) -> None:
     parser.add_argument("--sample", type=int, default=300, metavar="N",
                         help="how many mutants, a seeded sample across all engine modules (default 300)")
-    parser.add_argument("--seed", type=int, default=1, metavar="S", help="the sample's seed (default 1)")
-    parser.add_argument("--jobs", type=int, default=2, metavar="J",
-                        help="workers, one kill suite each (default 2)")
+    add_seed(parser, "the sample")
+    add_jobs(parser, "workers, each judging mutants with a kill suite of its own", default=2,
+             why="a run takes minutes per worker, and judging is the whole job")
     parser.add_argument("--fresh", action="store_true",
                         help="judge the sample again even if the session has results")
     parser.add_argument("--report-only", action="store_true",

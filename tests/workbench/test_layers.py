@@ -3,6 +3,7 @@ engine, no import cycle among the modules of any package) are kept."""
 
 from __future__ import annotations
 
+import os
 import pathlib
 import shutil
 import subprocess
@@ -31,3 +32,28 @@ def test_the_engine_imports_nothing_of_the_workbench():
         text = path.read_text(encoding="utf-8")
         for name in ("urlwb", "properties", "fuzzers"):
             assert f"import {name}" not in text and f"from {name}" not in text, path
+
+
+@pytest.mark.parametrize("module, line, contract", [
+    ("urlwb/mutation/mutants.py", "from urlwb.fuzzing import replay", "do not import each other"),
+    ("urlwb/differential/classify.py", "from urlwb.mutation import killsuite", "do not import each other"),
+    ("urlwb/fuzzing/triage.py", "from urlwb.campaign import run", "the campaign over the jobs"),
+    ("urlwb/corpus_store.py", "from urlwb.differential import generate", "the shared plumbing imports no job"),
+    ("urlwb/oracles/host_answer.py", "from urlwb.oracles import hosts", "no import cycles"),
+])
+def test_a_planted_import_breaks_its_contract(tmp_path, module, line, contract):
+    """Each contract notices the import it forbids, planted in a copy of the packages."""
+    lint = shutil.which("lint-imports", path=str(pathlib.Path(sys.executable).parent))
+    if lint is None:
+        pytest.fail("lint-imports is not installed (the test extra names import-linter)")
+    for name in ("engine", "properties", "urlwb"):
+        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns(
+            "__pycache__", "build", "node_modules", "target", "*.jar"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    planted = tmp_path / module
+    planted.write_text(planted.read_text(encoding="utf-8") + f"\n{line}  # planted\n", encoding="utf-8")
+    proc = subprocess.run([lint, "--config", str(tmp_path / "pyproject.toml")], cwd=tmp_path,
+                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert proc.returncode != 0, proc.stdout[-2000:]
+    broken = [x for x in proc.stdout.splitlines() if x.endswith("BROKEN")]
+    assert len(broken) >= 1 and any(contract in x for x in broken), proc.stdout[-2000:]

@@ -26,7 +26,7 @@ def test_constructor_failure_is_engine_failure():
 def test_parse_can_parse_and_the_constructor_agree_on_wpt_inputs():
     """URL.parse is None exactly when the constructor fails (and URL.can_parse is false), with
     the constructor's href otherwise: on every urltestdata.json case, with its base."""
-    from conftest import load_wpt
+    from wpt_data import load_wpt
 
     cases = load_wpt("urltestdata.json")
     assert len(cases) > 800

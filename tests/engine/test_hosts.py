@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from conftest import check_with_expected_failures, load_expected_failures, load_wpt
+from wpt_data import check_with_expected_failures, load_expected_failures, load_wpt
 
 TOASCII = load_wpt("toascii.json")
 # As WPT's IdnaTestV2.window.js: the empty input cannot be tested through new URL().

@@ -10,7 +10,7 @@ import pytest
 
 import engine
 import engine.reference
-from conftest import load_wpt
+from wpt_data import load_wpt
 from engine.url import basic_url_parse
 
 

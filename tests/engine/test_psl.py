@@ -11,7 +11,7 @@ import re
 import pytest
 
 import engine
-from conftest import DATA
+from wpt_data import DATA
 
 _LINE = re.compile(r"checkPublicSuffix\((null|'[^']*'), (null|'[^']*')\);")
 

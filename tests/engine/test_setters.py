@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from conftest import DATA, URL_CLASSES
+from wpt_data import DATA, URL_CLASSES
 
 with open(DATA / "wpt" / "setters_tests.json", encoding="utf-8") as f:
     _DATA = json.load(f)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from conftest import PARSERS, SERIALIZERS, URL_CLASSES, load_wpt
+from wpt_data import PARSERS, SERIALIZERS, URL_CLASSES, load_wpt
 
 CASES = load_wpt("urltestdata.json") + load_wpt("urltestdata-javascript-only.json")
 COMPONENTS = ("href", "origin", "protocol", "username", "password", "host", "hostname", "port",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from conftest import PARSERS, SERIALIZERS
+from wpt_data import PARSERS, SERIALIZERS
 
 # (input, base, errors in order, fails)
 TABLE = [

@@ -65,7 +65,7 @@ REPORT_DIR = corpus_store.ROOT / "reports" / "mutants"
 #: what the kill suite reads: a change to any of these makes a new session (results re-judged);
 #: with the engine, they are what the session's snapshot holds
 SUITE_SOURCES = ("properties", "fuzzers", "corpus", "tests/data/wpt", "tests/data/psl",
-                 "tests/data/encoding", "tests/engine/conftest.py", "tests/expected_failures", *UNIT_TESTS,
+                 "tests/data/encoding", "tests/engine/wpt_data.py", "tests/expected_failures", *UNIT_TESTS,
                  "urlwb/mutation/killsuite.py", "urlwb/measure/conformance.py", "urlwb/differential/classify.py",
                  "urlwb/oracles", "urlwb/fuzzdata.py")
 #: seconds allowed before the kill suite says READY (imports, before any check)

@@ -1,4 +1,4 @@
-"""Shared helpers for the conformance tests: vendored data and the expected-failure discipline."""
+"""Shared helpers for the engine's conformance tests (imported by them as ``wpt_data``): vendored data and the expected-failure discipline."""
 
 from __future__ import annotations
 

@@ -42,6 +42,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "export-hypothesis": ("urlwb.export_hypothesis", "turn Hypothesis failures into regress entries"),
     "bench": ("urlwb.bench", "benchmarks: hosts, urls, growth, memory (ratios against peers)"),
     "bench-fuzz": ("urlwb.bench_fuzz", "exec/s of each fuzz target on one core"),
+    "bisect": ("urlwb.versions.bisect", "which released versions of a parser give which answer on one input"),
     "compare-rev": ("urlwb.compare_rev", "the engine against its own version at a git revision"),
     "mutants": ("urlwb.mutants", "mutation testing of the engine: which wrong engines the checks notice"),
 }

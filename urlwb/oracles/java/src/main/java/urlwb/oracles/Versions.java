@@ -22,7 +22,8 @@ final class Versions {
     /**
      * The version of the Maven artifact {@code artifactId} whose jar holds {@code cls}: its
      * {@code META-INF/maven/.../artifactId/pom.properties}, else the manifest's
-     * {@code Implementation-Version}, else its {@code Bundle-Version} (OSGi), else "?".
+     * {@code Implementation-Version}, else its {@code Bundle-Version} (OSGi), else the jar's file name
+     * ({@code okhttp-4.9.0.jar}: artifact and version), else "?".
      */
     static String of(Class<?> cls, String artifactId) {
         try {
@@ -38,9 +39,16 @@ final class Versions {
                         return artifactId + " " + p.getProperty("version");
                     }
                 }
-                Attributes main = jar.getManifest().getMainAttributes();
+                Attributes main = jar.getManifest() != null ? jar.getManifest().getMainAttributes() : new Attributes();
                 String v = main.getValue("Implementation-Version");
-                return artifactId + " " + (v != null ? v : main.getValue("Bundle-Version"));
+                v = v != null ? v : main.getValue("Bundle-Version");
+                if (v != null) {
+                    return artifactId + " " + v;
+                }
+                // A jar that names its version nowhere inside (OkHttp 4's): Maven's copy of it is
+                // build/lib/<artifactId>-<version>.jar
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("(.+?)-(\\d[^/]*)\\.jar").matcher(file.getName());
+                return m.matches() ? m.group(1) + " " + m.group(2) : artifactId + " ?";
             }
         } catch (IOException | java.net.URISyntaxException | RuntimeException e) {
             return artifactId + " ? (" + e + ")";

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -47,3 +48,20 @@ def check_with_expected_failures(expected: dict[str, str], case_id: str, check) 
     except AssertionError:
         pytest.xfail(expected[case_id])
     pytest.fail(f"{case_id!r} is listed as an expected failure ({expected[case_id]}) but passes: unlist it")
+
+
+def pytest_addoption(parser):
+    parser.addoption("--run-slow", action="store_true",
+                     help="run the tests marked slow (registry fetches, builds of old versions)")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked ``slow`` run only with ``--run-slow`` (or URLWB_RUN_SLOW=1); otherwise each is
+    skipped with that one-line reason."""
+    if config.getoption("--run-slow") or os.environ.get("URLWB_RUN_SLOW") == "1":
+        return
+    skip = pytest.mark.skip(reason="slow (a registry fetch or a build): run with pytest --run-slow "
+                                   "or URLWB_RUN_SLOW=1")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)

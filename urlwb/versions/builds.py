@@ -46,7 +46,7 @@ TIMEOUTS = {"npm": 300, "pypi": 300, "maven": 900, "crates": 1200, "go": 600}
 FINAL = re.compile(r"ETARGET|notarget|No matching version|No matching distribution|Could not find a version|"
                    r"Could not find artifact|could not be resolved|failed to select a version|unknown revision|"
                    r"invalid version|cannot find symbol|error\[E\d+\]|COMPILATION ERROR|does not exist|"
-                   r"E404|404 Not Found|no matching versions")
+                   r"E404|404 Not Found|no matching versions|version is not available|410 Gone")
 
 
 class BuildError(UsageError):
@@ -72,12 +72,13 @@ def reason_of(text: str) -> str:
     specific phrases first (npm's ETARGET, pip's "No matching distribution", Maven's "Could not
     find artifact", cargo's "failed to select a version", go's "unknown revision", a compile
     error), else the last line."""
+    text = re.sub(r"\x1b\[[0-9;]*m", "", text)   # Maven's colours
     lines = [" ".join(x.split()) for x in text.splitlines() if x.strip()]
     code = next((m[1] for x in lines for m in [re.match(r"npm (?:ERR!|error) code (\S+)", x)] if m), None)
     for pat in (r"No matching version", r"notarget|E404|404 Not Found",
                 r"No matching distribution", r"Could not find a version",
                 r"Could not find artifact|could not be resolved",
-                r"failed to select a version", r"unknown revision|invalid version",
+                r"failed to select a version", r"unknown revision|invalid version|^go: \S+@\S+: ",
                 r"\.java:\[\d+,\d+\]", r"^error(\[E\d+\])?:", r"(?i)\berror\b"):
         for i, line in enumerate(lines):
             if re.search(pat, line):
@@ -85,6 +86,11 @@ def reason_of(text: str) -> str:
                     line = re.sub(r"\S*/(\w+\.java)", r"\1", line)
                 if pat.startswith("^error") and i + 1 < len(lines) and len(line) < 80:
                     line += " " + lines[i + 1]
+                if line.startswith("go: ") and i + 1 < len(lines) and lines[i + 1].startswith("server response:"):
+                    line += " (" + lines[i + 1] + ")"
+                line = re.sub(r"Failed to execute goal on project [\w.-]+: (Could not resolve dependencies for project \S+: )?", "", line)
+                if "Could not find artifact" in line:   # Maven's sentence, without its preamble
+                    line = line[line.index("Could not find artifact"):]
                 line = re.sub(r"^(npm (ERR!|error)( notarget)?|\[ERROR\]|ERROR:)\s*", "", line)
                 return (f"{code}: {line}" if code and code not in line else line)[:300]
     return lines[-1][:300] if lines else "no output"

@@ -60,27 +60,39 @@ def semver_pre(v: str) -> bool:
 _MAVEN_QUALIFIERS = {"alpha": 0, "a": 0, "beta": 1, "b": 1, "milestone": 2, "m": 2, "rc": 3,
                      "cr": 3, "preview": 3, "ea": 3, "snapshot": 4, "": 5, "ga": 5, "final": 5,
                      "release": 5, "jre": 5, "android": 5, "sp": 6}
-_MAVEN_PRE = re.compile(r"(?i)(alpha|beta|milestone|rc|cr|snapshot|preview|ea)|(?:^|[.-])[abm]\d")
+_MAVEN_PRE = {"alpha", "beta", "milestone", "rc", "cr", "snapshot", "preview", "ea", "a", "b", "m"}
 
 
 def generic_key(v: str) -> tuple:
-    """Maven's ordering, simplified: numbers as numbers, the qualifiers alpha < beta < milestone <
-    rc < snapshot < release (``.RELEASE``, ``-jre``: a release) < sp, anything else after."""
-    out = []
+    """Maven's ordering, simplified: numbers as numbers; the qualifiers alpha < beta < milestone <
+    rc < snapshot < the release itself (``.RELEASE``, ``-jre``, ``.Final``: a release) < sp <
+    any other (``.SEC01``); zeros that end a run of numbers do not count (1.0 == 1, 1.0-rc1 ==
+    1-rc-1)."""
+    items: list[tuple] = []
+    run: list[tuple] = []
+
+    def close_run():
+        while run and run[-1] == (2, 0, ""):
+            run.pop()
+        items.extend(run)
+        run.clear()
+
     for tok in re.findall(r"\d+|[A-Za-z]+", v):
         if tok.isdigit():
-            out.append((1, int(tok), ""))
-        else:
-            rank = _MAVEN_QUALIFIERS.get(tok.lower())
-            out.append((0, rank, "") if rank is not None else (0, 7, tok.lower()))
-    # 1.0 == 1.0.0: trailing zeros and release qualifiers do not count
-    while out and out[-1] in ((1, 0, ""), (0, 5, "")):
-        out.pop()
-    return tuple(out)
+            run.append((2, int(tok), ""))
+            continue
+        close_run()
+        rank = _MAVEN_QUALIFIERS.get(tok.lower())
+        if rank != 5:   # a release's own qualifier is the release
+            items.append((1, rank, "") if rank is not None else (1, 7, tok.lower()))
+    close_run()
+    return (*items, (1, 5, ""))
 
 
 def maven_pre(v: str) -> bool:
-    return bool(_MAVEN_PRE.search(v))
+    """A qualifier token (``-RC1``, ``.M2``, ``-alpha``, ``-SNAPSHOT``) of a pre-release; ``.RELEASE``,
+    ``-jre``, ``.SEC01`` are releases."""
+    return any(tok.lower() in _MAVEN_PRE for tok in re.findall(r"[A-Za-z]+", v))
 
 
 def pep440_key(v: str):

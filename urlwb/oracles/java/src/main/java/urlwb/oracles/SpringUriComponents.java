@@ -81,7 +81,10 @@ final class SpringUriComponents implements Oracle {
     @Override
     public void hello(JsonGenerator json) throws IOException {
         if (unavailable != null) {
-            throw new IllegalStateException(unavailable);
+            // before anything of the hello line is flushed: the supervisor reports "exited before
+            // its hello line" with this last word
+            System.err.println("spring-uricomponents-whatwg cannot start: " + unavailable);
+            System.exit(1);
         }
         Oracle.helloUrl(json, "org.springframework.web.util.UriComponentsBuilder.fromUriString(input"
                 + (parser != null ? ", ParserType." + parser : "") + ").build()", version(), "other", false);

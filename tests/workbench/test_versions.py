@@ -93,6 +93,12 @@ def test_maven_list_orders_numbers_and_qualifiers():
     assert "7.1.0-M1" in registries.ordered("maven", registries.parse_maven(_text("maven_spring-web.xml")), pre=True)
 
 
+def test_maven_zeros_and_release_qualifiers_do_not_count():
+    key = registries.generic_key
+    assert key("1") == key("1.0") == key("1.0.0") == key("1.0.RELEASE") == key("1.0-jre")
+    assert key("1.0-rc1") == key("1-rc-1") < key("1") < key("1.0.1") < key("1.0.1.SEC01")
+
+
 def test_crates_list_leaves_out_yanked():
     got = registries.ordered("crates", registries.parse_crates(_text("crates_url.jsonl")))
     assert "2.5.3" not in got and "0.3.0" not in got and "2.1.1" in got

@@ -311,3 +311,19 @@ def test_an_old_version_builds_and_answers(ref, input, holds, version):
         finally:
             close_hosts(loaded)
         assert ans.failure == (holds == "failure"), ans
+
+
+def test_a_regress_entry_filed_against_a_version_replays_against_it(tmp_path, monkeypatch):
+    # the differential target's replay builds the entry's PARSER@VERSION; one that cannot be had
+    # here is skipped with the reason (never judged against the shipped version instead)
+    from urlwb import corpus_store
+    module = corpus_store.load_target("differential")
+    d = tmp_path / "url-parse" / "9.9.9"
+    d.mkdir(parents=True)
+    (d / "failed.json").write_text(json.dumps({"reason": "ETARGET: No matching version found for url-parse@9.9.9."}))
+    monkeypatch.setenv("URLWB_VERSIONS_CACHE", str(tmp_path))
+    data = module.encode_case("http://evil.com\\@good.com/", None)
+    monkeypatch.setitem(module._state, "filed", {corpus_store.sha1(data): "url-parse@9.9.9"})
+    monkeypatch.setitem(module._state, "apart", {})
+    why = module.cannot_replay(data)
+    assert why is not None and "url-parse@9.9.9 is not available" in why and "ETARGET" in why

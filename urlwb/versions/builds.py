@@ -46,7 +46,8 @@ TIMEOUTS = {"npm": 300, "pypi": 300, "maven": 900, "crates": 1200, "go": 600}
 FINAL = re.compile(r"ETARGET|notarget|No matching version|No matching distribution|Could not find a version|"
                    r"Could not find artifact|could not be resolved|failed to select a version|unknown revision|"
                    r"invalid version|cannot find symbol|error\[E\d+\]|COMPILATION ERROR|does not exist|"
-                   r"E404|404 Not Found|no matching versions|version is not available|410 Gone")
+                   r"E404|404 Not Found|no matching versions|version is not available|410 Gone|"
+                   r"\.java:\[\d+,\d+\]|Compilation failure")
 
 
 class BuildError(UsageError):

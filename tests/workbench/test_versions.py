@@ -158,6 +158,11 @@ def test_cache_layout(tmp_path, monkeypatch):
     spec = builds.cached(pkg, "1.4.0")
     assert spec.name == "url-parse@1.4.0" and spec.cwd == d and spec.source == "version"
     assert spec.command == ["node", "adapter.js", "url-parse"] and spec.kind == "url"
+    (d / "built.json").write_text(json.dumps({"command": ["node", "adapter.js", "url-parse"], "adapter": "other"}))
+    assert builds.cached(pkg, "1.4.0") is None                    # built from other adapter source
+    (d / "built.json").write_text(json.dumps({"command": ["node", "adapter.js", "url-parse"],
+                                              "adapter": builds.adapter_digest(pkg)}))
+    assert builds.cached(pkg, "1.4.0").name == "url-parse@1.4.0"
     (d / "built.json").unlink()
     (d / "failed.json").write_text(json.dumps({"reason": "ETARGET: No matching version"}))
     with pytest.raises(builds.BuildError, match="does not build: ETARGET: No matching version"):

@@ -4,7 +4,9 @@ checkout.
 Layout (:func:`cache_root`, ``$URLWB_VERSIONS_CACHE``, else ``${XDG_CACHE_HOME:-~/.cache}/urlwb/
 versions``)::
 
-    <root>/<parser>/<version>/built.json    written last, atomically: the build is complete
+    <root>/<parser>/<version>/built.json    written last, atomically: the build is complete (with
+                                            the digest of the adapter source it was built from: a
+                                            build of other source is built again)
     <root>/<parser>/<version>/failed.json   the registry said no (or the adapter did not compile):
                                             the one-line reason, reused until --rebuild
     <root>/<parser>/<version>/build.log     the build's own output
@@ -110,11 +112,32 @@ def cached(pkg: Package, version: str) -> manifests.Spec | None:
     d = build_dir(pkg.parser, version)
     failed = d / "failed.json"
     if (d / "built.json").is_file():
-        return spec_for(pkg, version, json.loads((d / "built.json").read_text(encoding="utf-8")))
+        meta = json.loads((d / "built.json").read_text(encoding="utf-8"))
+        if meta.get("adapter", adapter_digest(pkg)) != adapter_digest(pkg):
+            return None   # built from another adapter source: built again
+        return spec_for(pkg, version, meta)
     if failed.is_file():
         why = json.loads(failed.read_text(encoding="utf-8"))["reason"]
         raise BuildError(f"{pkg.parser}@{version} does not build: {why} (cached in {failed}; --rebuild tries again)")
     return None
+
+
+def adapter_digest(pkg: Package) -> str:
+    """A digest of the adapter source a build copies (the shipped folder's sources; for a Python
+    peer this adapter and the oracle's module): a build of other source is not reused."""
+    import hashlib
+    if pkg.folder is None:
+        module = pkg.oracle_class.partition(":")[0]
+        files = [pathlib.Path(__file__).with_name("pyadapter.py"),
+                 CHECKOUT / (module.replace(".", "/") + ".py")]
+    else:
+        folder = ORACLES / pkg.folder
+        files = sorted(p for p in folder.rglob("*") if p.is_file() and "build" not in p.relative_to(folder).parts
+                       and "node_modules" not in p.parts and p.suffix in (".js", ".java", ".rs", ".go", ".xml", ".toml", ".mod", ".sum", ".lock"))
+    h = hashlib.sha1()
+    for f in files:
+        h.update(f.name.encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:16]
 
 
 def spec_for(pkg: Package, version: str, meta: dict) -> manifests.Spec:
@@ -161,7 +184,7 @@ def build(pkg: Package, version: str, rebuild: bool = False, log=None) -> manife
                 _write_json(d / "failed.json", {"parser": pkg.parser, "version": version, "reason": reason})
             raise BuildError(f"{pkg.parser}@{version} does not build: {reason}") from None
         meta.update(parser=pkg.parser, version=version, registry=pkg.registry, package=pkg.package,
-                    seconds=round(time.monotonic() - t0, 1))
+                    adapter=adapter_digest(pkg), seconds=round(time.monotonic() - t0, 1))
         _write_json(d / "built.json", meta)
         log(f"urlwb: built {pkg.parser}@{version} in {meta['seconds']:.1f} s")
         return spec_for(pkg, version, meta)

@@ -42,13 +42,12 @@ final class Versions {
                 Attributes main = jar.getManifest() != null ? jar.getManifest().getMainAttributes() : new Attributes();
                 String v = main.getValue("Implementation-Version");
                 v = v != null ? v : main.getValue("Bundle-Version");
-                if (v != null) {
-                    return artifactId + " " + v;
-                }
-                // A jar that names its version nowhere inside (OkHttp 4's): Maven's copy of it is
-                // build/lib/<artifactId>-<version>.jar
+                // Maven's copy of a jar is build/lib/<artifactId>-<version>.jar: the artifact it
+                // came as (okhttp before 5, okhttp-jvm from 5), and the version where the jar
+                // names it nowhere inside (OkHttp 4)
                 java.util.regex.Matcher m = java.util.regex.Pattern.compile("(.+?)-(\\d[^/]*)\\.jar").matcher(file.getName());
-                return m.matches() ? m.group(1) + " " + m.group(2) : artifactId + " ?";
+                String label = m.matches() ? m.group(1) : artifactId;
+                return label + " " + (v != null ? v : m.matches() ? m.group(2) : "?");
             }
         } catch (IOException | java.net.URISyntaxException | RuntimeException e) {
             return artifactId + " ? (" + e + ")";

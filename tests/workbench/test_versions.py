@@ -154,7 +154,8 @@ def test_cache_layout(tmp_path, monkeypatch):
     d.mkdir(parents=True)
     (d / "build.log").write_text("half a build")
     assert builds.cached(pkg, "1.4.0") is None                    # no built.json: not complete
-    (d / "built.json").write_text(json.dumps({"command": ["node", "adapter.js", "url-parse"]}))
+    (d / "built.json").write_text(json.dumps({"command": ["node", "adapter.js", "url-parse"],
+                                              "adapter": builds.adapter_digest(pkg)}))
     spec = builds.cached(pkg, "1.4.0")
     assert spec.name == "url-parse@1.4.0" and spec.cwd == d and spec.source == "version"
     assert spec.command == ["node", "adapter.js", "url-parse"] and spec.kind == "url"
@@ -177,7 +178,8 @@ def test_registered_version_stands_beside_the_shipped_one(tmp_path, monkeypatch)
     monkeypatch.setenv("URLWB_VERSIONS_CACHE", str(tmp_path))
     d = tmp_path / "url-parse" / "1.4.0"
     d.mkdir(parents=True)
-    (d / "built.json").write_text(json.dumps({"command": ["node", "adapter.js", "url-parse"]}))
+    (d / "built.json").write_text(json.dumps({"command": ["node", "adapter.js", "url-parse"],
+                                              "adapter": builds.adapter_digest(PACKAGES["url-parse"])}))
     try:
         got = names.resolve_names("url-parse@1.4.0,url-parse")
         assert got == ["url-parse@1.4.0", "url-parse"]

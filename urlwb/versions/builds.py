@@ -113,7 +113,7 @@ def cached(pkg: Package, version: str) -> manifests.Spec | None:
     failed = d / "failed.json"
     if (d / "built.json").is_file():
         meta = json.loads((d / "built.json").read_text(encoding="utf-8"))
-        if meta.get("adapter", adapter_digest(pkg)) != adapter_digest(pkg):
+        if meta.get("adapter") != adapter_digest(pkg):
             return None   # built from another adapter source: built again
         return spec_for(pkg, version, meta)
     if failed.is_file():

@@ -72,9 +72,19 @@ def _filed_parser(data: bytes) -> str | None:
 
 
 def _oracle_apart(name: str):
-    """An oracle outside the process, started once (None, with its reason kept, if it cannot)."""
+    """An oracle outside the process, started once (None, with its reason kept, if it cannot).
+    A ``PARSER@VERSION`` (an entry filed against another version) is built in the versions
+    cache first (urlwb.oracles.versions); one that cannot be built here is skipped with the reason."""
     started = _state.setdefault("apart", {})
     if name not in started:
+        if "@" in name and name not in oracles.REGISTRY:
+            from urlwb.errors import UsageError
+            from urlwb.oracles.versions import names as versioned
+            try:
+                versioned.register(name)
+            except UsageError as exc:
+                started[name] = (None, str(exc))
+                return started[name]
         loaded, skipped = oracles.load([name])
         started[name] = (loaded.get(name), skipped.get(name))
     return started[name]
@@ -84,7 +94,7 @@ def cannot_replay(data: bytes) -> str | None:
     """Why ``data`` cannot be judged here: its entry was filed against an oracle outside the
     process that this machine does not run (``make oracles`` builds it); None when it can."""
     name = _filed_parser(data)
-    if name is None or name in _oracles() or name not in oracles.REGISTRY:
+    if name is None or name in _oracles() or (name not in oracles.REGISTRY and "@" not in name):
         return None
     oracle, why = _oracle_apart(name)
     return None if oracle is not None else f"{name} is not available: {why}"
@@ -96,7 +106,7 @@ def _replay_oracles(data: bytes):
     against every parser)."""
     loaded = dict(_oracles())
     name = _filed_parser(data)
-    if name is not None and name not in loaded and name in oracles.REGISTRY:
+    if name is not None and name not in loaded and (name in oracles.REGISTRY or "@" in name):
         oracle, _ = _oracle_apart(name)
         if oracle is not None:
             loaded[name] = oracle
@@ -164,7 +174,8 @@ def TestOneInput(data: bytes) -> None:
         small = minimize(input, base, signature)
         path = corpus_store.record_finding(
             "differential", encode_case(small, base), signature, "invariant", detail,
-            extra={"input": small, "base": base, "parser": peer})
+            extra={"input": small, "base": base, "parser": peer,
+                   "version": _oracles()[peer].version if peer in _oracles() else "?"})
         if path is not None:
             print(f"\nfuzz_differential: new finding {signature}: {path}", file=sys.stderr)
 
@@ -177,8 +188,9 @@ def _log_other(signature: str, input: str, base, detail: str) -> None:
     folder = corpus_store.work_root() / "differential"
     folder.mkdir(parents=True, exist_ok=True)
     with open(folder / "other.jsonl", "a", encoding="utf-8") as fh:
-        fh.write(json.dumps({"signature": signature, "input": input, "base": base,
-                             "detail": detail}) + "\n")
+        peer = signature.rsplit("~", 1)[-1]
+        fh.write(json.dumps({"signature": signature, "input": input, "base": base, "detail": detail,
+                             "parser": peer, "version": getattr(_oracles().get(peer), "version", "?")}) + "\n")
 
 
 def write_seeds(limit: int = 300) -> int:

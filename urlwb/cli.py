@@ -44,6 +44,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "bench-fuzz": ("urlwb.fuzzing.bench", "exec/s of each fuzz target on one core"),
     "compare-rev": ("urlwb.measure.compare_rev", "the engine against its own version at a git revision"),
     "mutants": ("urlwb.mutation.mutants", "mutation testing of the engine: which wrong engines the checks notice"),
+    "bisect": ("urlwb.versions.bisect", "which released versions of a parser give which answer on one input"),
 }
 
 

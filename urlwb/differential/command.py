@@ -25,6 +25,7 @@ from urlwb.differential.report import summarize, summary_text, terminal_table, w
 from urlwb.differential.run import (collect_inputs, corpus_cases, decode_case, diff, encode_case,
                                 trouble_lines, working_cases)
 from urlwb.errors import UsageError
+from urlwb.oracles.versions.names import resolve_names as versioned_names
 
 __all__ = ["add_arguments", "run", "campaign_round", "decode_case", "encode_case"]
 
@@ -68,7 +69,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     try:
         flagged = oracles.configure(args.oracle)
-        names = oracles.resolve_names(args.parsers)
+        names = versioned_names(args.parsers)   # PARSER@VERSION: built and registered first
     except oracles.manifests.ManifestError as exc:
         raise UsageError(str(exc)) from None
     except ValueError as exc:

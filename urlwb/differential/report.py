@@ -448,6 +448,7 @@ def findings_json(res: DiffResult) -> list[dict]:
         out.append({"input": inp, "base": base, "source": source, "class": f.cls, "cause": f.cause,
                     "confusion": classify.confusion(f.cls, f.cause),
                     "reference": res.reference, "parser": peer, "family": oracles.family(peer),
+                    "version": res.versions.get(peer, "?"),
                     "known": f.known, "fields": list(f.fields),
                     "reference_answer": answer(res.records[res.reference][f.index]),
                     "parser_answer": answer(res.records[peer][f.index]) if f.a != f.b

@@ -86,15 +86,20 @@ const ORACLES = {
         // {} as the location: no browser location or globals fill in a relative input.
         const u = new URLParse(input, base === null ? {} : base);
         // query and hash keep their "?" / "#" and are "" when absent. Quirk: the scheme's default
-        // port is dropped ("" like no port).
+        // port is dropped ("" like no port). Versions before 0.1 (urlwb bisect reaches them) parse
+        // the query into an object and have no username/password: the query is read from the
+        // href, the userinfo from auth.
+        const query = typeof u.query === "string" ? u.query
+          : (u.href.split("#")[0].includes("?") ? "?" + u.href.split("#")[0].split("?").slice(1).join("?") : "");
+        const auth = typeof u.auth === "string" ? u.auth : "";
         return {
           scheme: u.protocol ? u.protocol.slice(0, -1) : null,
-          username: u.username,
-          password: u.password,
+          username: u.username !== undefined ? u.username : auth.split(":")[0],
+          password: u.password !== undefined ? u.password : auth.split(":").slice(1).join(":"),
           host: u.slashes || u.hostname ? u.hostname : null,
           port: port(u.port),
           path: u.pathname,
-          query: u.query ? u.query.slice(1) : null,
+          query: query ? query.slice(1) : null,
           fragment: u.hash ? u.hash.slice(1) : null,
           href: u.href,
         };

@@ -22,7 +22,8 @@ final class Versions {
     /**
      * The version of the Maven artifact {@code artifactId} whose jar holds {@code cls}: its
      * {@code META-INF/maven/.../artifactId/pom.properties}, else the manifest's
-     * {@code Implementation-Version}, else its {@code Bundle-Version} (OSGi), else "?".
+     * {@code Implementation-Version}, else its {@code Bundle-Version} (OSGi), else the jar's file name
+     * ({@code okhttp-4.9.0.jar}: artifact and version), else "?".
      */
     static String of(Class<?> cls, String artifactId) {
         try {
@@ -38,9 +39,15 @@ final class Versions {
                         return artifactId + " " + p.getProperty("version");
                     }
                 }
-                Attributes main = jar.getManifest().getMainAttributes();
+                Attributes main = jar.getManifest() != null ? jar.getManifest().getMainAttributes() : new Attributes();
                 String v = main.getValue("Implementation-Version");
-                return artifactId + " " + (v != null ? v : main.getValue("Bundle-Version"));
+                v = v != null ? v : main.getValue("Bundle-Version");
+                // Maven's copy of a jar is build/lib/<artifactId>-<version>.jar: the artifact it
+                // came as (okhttp before 5, okhttp-jvm from 5), and the version where the jar
+                // names it nowhere inside (OkHttp 4)
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("(.+?)-(\\d[^/]*)\\.jar").matcher(file.getName());
+                String label = m.matches() ? m.group(1) : artifactId;
+                return label + " " + (v != null ? v : m.matches() ? m.group(2) : "?");
             }
         } catch (IOException | java.net.URISyntaxException | RuntimeException e) {
             return artifactId + " ? (" + e + ")";

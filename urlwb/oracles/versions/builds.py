@@ -1,0 +1,295 @@
+"""A shipped adapter built against another released version of its parser, in a cache outside the
+checkout.
+
+Layout (:func:`cache_root`, ``$URLWB_VERSIONS_CACHE``, else ``${XDG_CACHE_HOME:-~/.cache}/urlwb/
+versions``)::
+
+    <root>/<parser>/<version>/built.json    written last, atomically: the build is complete (with
+                                            the digest of the adapter source it was built from: a
+                                            build of other source is built again)
+    <root>/<parser>/<version>/failed.json   the registry said no (or the adapter did not compile):
+                                            the one-line reason, reused until --rebuild
+    <root>/<parser>/<version>/build.log     the build's own output
+    <root>/_cargo-target/                   one cargo target folder for every Rust build (the
+                                            crates they share compile once)
+
+Invariant: a folder with ``built.json`` holds a runnable adapter for exactly that version (the
+version went into the build as an exact requirement: ``url-parse@1.4.0`` in package.json,
+``yarl==1.9.0``, ``<version>4.9.0</version>``, ``url = "=2.1.1"``, ``go get
+golang.org/x/net@v0.10.0``); a build that fails leaves no ``built.json``. One build of one folder
+at a time (``flock`` on ``<root>/<parser>/.lock``). The adapter's source is the shipped one,
+copied unchanged; only the version requirement is rewritten.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import fcntl
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+from urlwb.errors import UsageError
+from urlwb.oracles import HOST_SPECS, REGISTRY, manifests
+from urlwb.oracles.versions.catalog import Package
+
+#: the checkout (the folder holding ``urlwb/``): the Python adapter's PYTHONPATH
+CHECKOUT = pathlib.Path(__file__).resolve().parent.parent.parent
+ORACLES = manifests.ROOT
+VERSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*\Z")
+TIMEOUTS = {"npm": 300, "pypi": 300, "maven": 900, "crates": 1200, "go": 600}
+#: what a registry (or a compiler) says when the version cannot be had: such a failure is final
+#: and cached; any other (a time-out, a dropped connection) is tried again next time
+FINAL = re.compile(r"ETARGET|notarget|No matching version|No matching distribution|Could not find a version|"
+                   r"Could not find artifact|could not be resolved|failed to select a version|unknown revision|"
+                   r"invalid version|cannot find symbol|error\[E\d+\]|COMPILATION ERROR|does not exist|"
+                   r"E404|404 Not Found|no matching versions|version is not available|410 Gone|"
+                   r"\.java:\[\d+,\d+\]|Compilation failure")
+
+
+class BuildError(UsageError):
+    """A version that does not resolve or does not build: one line, the registry's own reason."""
+
+
+def cache_root() -> pathlib.Path:
+    env = os.environ.get("URLWB_VERSIONS_CACHE")
+    if env:
+        return pathlib.Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME") or str(pathlib.Path.home() / ".cache")
+    return pathlib.Path(xdg) / "urlwb" / "versions"
+
+
+def build_dir(parser: str, version: str) -> pathlib.Path:
+    if not VERSION.match(version) or ".." in version:
+        raise BuildError(f"{parser}@{version}: not a version (letters, digits and . _ + - only)")
+    return cache_root() / parser / version
+
+
+def reason_of(text: str) -> str:
+    """The line of a client's output that says why (the registry's own words), shortened: the
+    specific phrases first (npm's ETARGET, pip's "No matching distribution", Maven's "Could not
+    find artifact", cargo's "failed to select a version", go's "unknown revision", a compile
+    error), else the last line."""
+    text = re.sub(r"\x1b\[[0-9;]*m", "", text)   # Maven's colours
+    lines = [" ".join(x.split()) for x in text.splitlines() if x.strip()]
+    code = next((m[1] for x in lines for m in [re.match(r"npm (?:ERR!|error) code (\S+)", x)] if m), None)
+    for pat in (r"No matching version", r"notarget|E404|404 Not Found",
+                r"No matching distribution", r"Could not find a version",
+                r"Could not find artifact|could not be resolved",
+                r"failed to select a version", r"unknown revision|invalid version|^go: \S+@\S+: ",
+                r"\.java:\[\d+,\d+\]", r"^error(\[E\d+\])?:", r"(?i)\berror\b"):
+        for i, line in enumerate(lines):
+            if re.search(pat, line):
+                if pat.startswith(r"\.java"):   # the compiler's message, without the checkout path
+                    line = re.sub(r"\S*/(\w+\.java)", r"\1", line)
+                if pat.startswith("^error") and i + 1 < len(lines) and len(line) < 80:
+                    line += " " + lines[i + 1]
+                if line.startswith("go: ") and i + 1 < len(lines) and lines[i + 1].startswith("server response:"):
+                    line += " (" + lines[i + 1] + ")"
+                line = re.sub(r"Failed to execute goal on project [\w.-]+: (Could not resolve dependencies for project \S+: )?", "", line)
+                if "Could not find artifact" in line:   # Maven's sentence, without its preamble
+                    line = line[line.index("Could not find artifact"):]
+                line = re.sub(r"^(npm (ERR!|error)( notarget)?|\[ERROR\]|ERROR:)\s*", "", line)
+                return (f"{code}: {line}" if code and code not in line else line)[:300]
+    return lines[-1][:300] if lines else "no output"
+
+
+def _shipped_spec(parser: str) -> manifests.Spec | None:
+    entry = REGISTRY.get(parser)
+    if entry is not None and entry.spec is not None:
+        return entry.spec
+    return HOST_SPECS.get(parser)
+
+
+def cached(pkg: Package, version: str) -> manifests.Spec | None:
+    """The spec of a complete build of ``pkg`` at ``version``, or None; BuildError when a
+    previous build failed for good (the cached reason)."""
+    d = build_dir(pkg.parser, version)
+    failed = d / "failed.json"
+    if (d / "built.json").is_file():
+        meta = json.loads((d / "built.json").read_text(encoding="utf-8"))
+        if meta.get("adapter") != adapter_digest(pkg):
+            return None   # built from another adapter source: built again
+        return spec_for(pkg, version, meta)
+    if failed.is_file():
+        why = json.loads(failed.read_text(encoding="utf-8"))["reason"]
+        raise BuildError(f"{pkg.parser}@{version} does not build: {why} (cached in {failed}; --rebuild tries again)")
+    return None
+
+
+def adapter_digest(pkg: Package) -> str:
+    """A digest of the adapter source a build copies (the shipped folder's sources; for a Python
+    peer this adapter and the oracle's module): a build of other source is not reused."""
+    import hashlib
+    if pkg.folder is None:
+        module = pkg.oracle_class.partition(":")[0]
+        files = [pathlib.Path(__file__).with_name("pyadapter.py"),
+                 CHECKOUT / (module.replace(".", "/") + ".py")]
+    else:
+        folder = ORACLES / pkg.folder
+        files = sorted(p for p in folder.rglob("*") if p.is_file() and "build" not in p.relative_to(folder).parts
+                       and "node_modules" not in p.parts and p.suffix in (".js", ".java", ".rs", ".go", ".xml", ".toml", ".mod", ".sum", ".lock"))
+    h = hashlib.sha1()
+    for f in files:
+        h.update(f.name.encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def spec_for(pkg: Package, version: str, meta: dict) -> manifests.Spec:
+    """The oracle spec of a complete build: the shipped spec's limits and quirks, this build's
+    command and folder, registered under ``parser@version`` (source "version")."""
+    d = build_dir(pkg.parser, version)
+    command = [str(d / c) if c.startswith("./") else c for c in meta["command"]]
+    name = f"{pkg.parser}@{version}"
+    env = {k: v.replace("{checkout}", str(CHECKOUT)) for k, v in meta.get("env", {}).items()}
+    shipped = _shipped_spec(pkg.parser)
+    if shipped is not None:
+        return dataclasses.replace(shipped, name=name, command=command, cwd=d, source="version",
+                                   unready=None, probe=(), requires=(), env={**shipped.env, **env},
+                                   folder=d)
+    entry = REGISTRY.get(pkg.parser)
+    return manifests.Spec(name=name, command=command, cwd=d, family=entry.family if entry else "other",
+                          kind=pkg.kind, language=entry.language if entry else "Python", source="version",
+                          env=env, folder=d, start_deadline=30.0)
+
+
+def build(pkg: Package, version: str, rebuild: bool = False, log=None) -> manifests.Spec:
+    """The spec of ``pkg`` at ``version``, built first when the cache has no complete build.
+    ``log`` (a callable taking one line) hears what is built and how long it took."""
+    log = log or (lambda line: print(line, file=sys.stderr, flush=True))
+    d = build_dir(pkg.parser, version)
+    d.parent.mkdir(parents=True, exist_ok=True)
+    with open(d.parent / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if rebuild and d.exists():
+            shutil.rmtree(d)
+        spec = cached(pkg, version)
+        if spec is not None:
+            return spec
+        if d.exists():
+            shutil.rmtree(d)   # an interrupted build: start again
+        d.mkdir(parents=True)
+        t0 = time.monotonic()
+        log(f"urlwb: building {pkg.parser}@{version} ({pkg.coordinates}) in {d}")
+        try:
+            meta = BUILDERS[pkg.registry](pkg, version, d)
+        except BuildError as exc:
+            reason = str(exc)
+            if FINAL.search(reason):
+                _write_json(d / "failed.json", {"parser": pkg.parser, "version": version, "reason": reason})
+            raise BuildError(f"{pkg.parser}@{version} does not build: {reason}") from None
+        meta.update(parser=pkg.parser, version=version, registry=pkg.registry, package=pkg.package,
+                    adapter=adapter_digest(pkg), seconds=round(time.monotonic() - t0, 1))
+        _write_json(d / "built.json", meta)
+        log(f"urlwb: built {pkg.parser}@{version} in {meta['seconds']:.1f} s")
+        return spec_for(pkg, version, meta)
+
+
+def _write_json(path: pathlib.Path, obj: dict) -> None:
+    from urlwb import corpus_store
+    corpus_store.atomic_write(path, (json.dumps(obj, indent=2) + "\n").encode("utf-8"))
+
+
+def _run(cmd: list[str], d: pathlib.Path, registry: str, env: dict | None = None) -> str:
+    """Run one build step in ``d``, its output appended to ``build.log``; BuildError with the
+    reason when it fails or takes longer than the registry's time-out."""
+    full_env = {**os.environ, **(env or {})}
+    try:
+        r = subprocess.run(cmd, cwd=d, env=full_env, capture_output=True, text=True,
+                           timeout=TIMEOUTS[registry], stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        raise BuildError(f"`{' '.join(cmd)}` did not finish in {TIMEOUTS[registry]} s") from None
+    except OSError as exc:
+        raise BuildError(f"`{cmd[0]}` could not run ({exc.strerror or exc})") from None
+    with open(d / "build.log", "a", encoding="utf-8") as fh:
+        fh.write(f"$ {' '.join(cmd)}\n{r.stdout}{r.stderr}\n[exit {r.returncode}]\n")
+    if r.returncode != 0:
+        raise BuildError(reason_of(r.stdout + "\n" + r.stderr))
+    return r.stdout + r.stderr
+
+
+# --- the registries' builds --------------------------------------------------------------------
+
+def _npm(pkg: Package, version: str, d: pathlib.Path) -> dict:
+    (d / "package.json").write_text(json.dumps({
+        "name": "urlwb-versioned-oracle", "private": True,
+        "dependencies": {pkg.package: version}}, indent=2) + "\n", encoding="utf-8")
+    shutil.copy2(ORACLES / pkg.folder / "adapter.js", d / "adapter.js")
+    _run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error", "--prefer-offline"], d, "npm")
+    return {"command": ["node", "adapter.js", pkg.parser]}
+
+
+def _pypi(pkg: Package, version: str, d: pathlib.Path) -> dict:
+    base = getattr(sys, "_base_executable", sys.executable)
+    _run([base, "-m", "venv", "--without-pip", str(d / "venv")], d, "pypi")
+    _run([sys.executable, "-m", "pip", "--python", str(d / "venv" / "bin" / "python"), "install",
+          "-q", "--disable-pip-version-check", "--no-input", f"{pkg.package}=={version}"], d, "pypi")
+    return {"command": [str(d / "venv" / "bin" / "python"), "-m", "urlwb.oracles.versions.pyadapter",
+                        pkg.parser, pkg.oracle_class, pkg.kind],
+            "env": {"PYTHONPATH": "{checkout}", "PYTHONDONTWRITEBYTECODE": "1"}}
+
+
+def _maven_artifact(pkg: Package, version: str) -> tuple[str, str]:
+    group, artifact = pkg.package.split(":")
+    if artifact == "okhttp":
+        # OkHttp 5 is a Kotlin multiplatform build: Maven takes okhttp-jvm from 5.0 on
+        major = re.match(r"\d+", version)
+        if major and int(major.group()) >= 5:
+            artifact = "okhttp-jvm"
+    return group, artifact
+
+
+def _maven(pkg: Package, version: str, d: pathlib.Path) -> dict:
+    src = ORACLES / pkg.folder
+    shutil.copytree(src / "src", d / "src")
+    pom = (src / "pom.xml").read_text(encoding="utf-8")
+    group, artifact = _maven_artifact(pkg, version)
+    block = re.compile(r"(<groupId>" + re.escape(group) + r"</groupId>\s*<artifactId>)[^<]+"
+                       r"(</artifactId>\s*<version>)[^<]+(</version>)")
+    pom, n = block.subn(lambda m: f"{m[1]}{artifact}{m[2]}{version}{m[3]}", pom, count=1)
+    if n != 1:
+        raise BuildError(f"{group} is not a dependency of {src / 'pom.xml'}")
+    (d / "pom.xml").write_text(pom, encoding="utf-8")
+    _run(["mvn", "-q", "-B", "package"], d, "maven")
+    shipped = _shipped_spec(pkg.parser)
+    return {"command": list(shipped.command)}
+
+
+_CARGO_DEP = {"url": "url", "idna": "idna"}
+
+
+def _crates(pkg: Package, version: str, d: pathlib.Path) -> dict:
+    src = ORACLES / pkg.folder
+    for name in ("Cargo.lock", "build.rs"):
+        shutil.copy2(src / name, d / name)
+    shutil.copytree(src / "src", d / "src")
+    toml = (src / "Cargo.toml").read_text(encoding="utf-8")
+    toml, n = re.subn(rf'(?m)^{re.escape(pkg.package)} = "[^"]*"', f'{pkg.package} = "={version}"', toml)
+    if n != 1:
+        raise BuildError(f"{pkg.package} is not a dependency of {src / 'Cargo.toml'}")
+    (d / "Cargo.toml").write_text(toml, encoding="utf-8")
+    target = cache_root() / "_cargo-target"
+    target.mkdir(parents=True, exist_ok=True)
+    with open(cache_root() / ".cargo.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)   # the shared target folder's binary is copied out under it
+        _run(["cargo", "build", "--release", "--quiet", "--target-dir", str(target)], d, "crates")
+        shutil.copy2(target / "release" / "urlwb-rust", d / "urlwb-rust")
+    return {"command": ["./urlwb-rust", pkg.parser]}
+
+
+def _go(pkg: Package, version: str, d: pathlib.Path) -> dict:
+    src = ORACLES / pkg.folder
+    for f in [*src.glob("*.go"), src / "go.mod", src / "go.sum"]:
+        shutil.copy2(f, d / f.name)
+    env = {"GOTOOLCHAIN": "local", "GOFLAGS": "-mod=mod"}
+    _run(["go", "get", f"{pkg.package}@{version}"], d, "go", env)
+    _run(["go", "build", "-buildvcs=false", "-trimpath", "-o", "urlwb-go", "."], d, "go", env)
+    return {"command": ["./urlwb-go", pkg.parser]}
+
+
+BUILDERS = {"npm": _npm, "pypi": _pypi, "maven": _maven, "crates": _crates, "go": _go}

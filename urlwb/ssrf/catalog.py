@@ -73,6 +73,9 @@ def parse_flag(value: str, cwd: pathlib.Path | None = None, progress=print) -> D
         return Declared(base, spec=SHIPPED[base], base=base)
     if not version:
         raise UsageError(f"--validator {value!r}: no version after '@'")
+    if base not in install.PACKAGES:
+        raise UsageError(f"--validator {value}: {base} has no other releases here "
+                         f"(npm and PyPI validators only: {', '.join(install.PACKAGES)})")
     adapter = SHIPPED[base].cwd / SHIPPED[base].command[1]
     where = install.install(base, version, adapter, progress)
     return Declared(f"{base}@{version}", spec=install.versioned_spec(SHIPPED[base], base, version, where),

@@ -116,7 +116,7 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped) -> int:
           f"({len(validators)} validators x {len(fetcher_oracles)} fetchers)", flush=True)
     res = hunt.hunt(asker, pol, stream, args.minutes * 60, len(first), batch=args.batch)
     t0 = time.monotonic()
-    cells = {cell: c.witness for cell, c in res.cells.items()}
+    cells = {(v, f, cat): w for (v, f), c in res.cells.items() for cat, w in c.witnesses.items()}
     best, rounds = hunt.minimize(asker, pol, cells, seconds=MINIMIZE_SECONDS)
     print(f"minimized {len(best)} witnesses in {rounds} rounds, {time.monotonic() - t0:.0f} s", flush=True)
 
@@ -145,20 +145,25 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped) -> int:
     run_cells, witnesses, filed = {}, {}, []
     by_name = {d.name: d for d in declared}
     for (v, f), c in res.cells.items():
-        w = best[(v, f)]
+        per_cat = {cat: best[(v, f, cat)] for cat in c.witnesses}
+        w = min(per_cat.values(), key=lambda s: (len(s), s))
         run_cells[(v, f)] = {"count": len(c.inputs), "categories": c.categories, "witness": w,
-                             "destination": asker.dests[f][w].show()}
-        witnesses.setdefault(w, None)
+                             "destination": asker.dests[f][w].show(),
+                             "witnesses": {cat: {"witness": x, "destination": asker.dests[f][x].show()}
+                                           for cat, x in sorted(per_cat.items())}}
+        for x in per_cat.values():
+            witnesses.setdefault(x, None)
     asker.ask(list(witnesses) + list(hist_witness), validators=[])
     for w in list(witnesses) + list(hist_witness):
         witnesses[w] = {f: _shown(pol, asker.dests[f][w]) for f in fetcher_oracles}
     if not args.no_file:
         per_vw: dict[tuple[str, str], dict] = {}
         for (v, f), c in run_cells.items():
-            w = c["witness"]
-            d = asker.dests[f][w]
-            per_vw.setdefault((v, w), {})[f] = {"host": d.host, "destination": d.show(),
-                                                 "category": pol.denied(d), "version": fetcher_oracles[f].version}
+            for per in c["witnesses"].values():
+                w = per["witness"]
+                d = asker.dests[f][w]
+                per_vw.setdefault((v, w), {})[f] = {"host": d.host, "destination": d.show(),
+                                                     "category": pol.denied(d), "version": fetcher_oracles[f].version}
         for (v, w), fs in per_vw.items():
             path = regress.file(v, by_name[v].base if v in by_name else None, validators[v].version, w, fs,
                                 list(pol.categories))

@@ -78,14 +78,16 @@ class Cell:
 
     inputs: set[str] = dataclasses.field(default_factory=set)
     categories: dict[str, int] = dataclasses.field(default_factory=dict)
-    witness: str | None = None
+    #: category -> the shortest bypass of that category
+    witnesses: dict[str, str] = dataclasses.field(default_factory=dict)
 
     def add(self, s: str, category: str) -> None:
         if s not in self.inputs:
             self.inputs.add(s)
             self.categories[category] = self.categories.get(category, 0) + 1
-        if self.witness is None or (len(s), s) < (len(self.witness), self.witness):
-            self.witness = s
+        w = self.witnesses.get(category)
+        if w is None or (len(s), s) < (len(w), w):
+            self.witnesses[category] = s
 
 
 @dataclasses.dataclass
@@ -163,13 +165,18 @@ def _deletions(s: str) -> list[str]:
     return sorted(out, key=lambda x: (len(x), x))
 
 
-def minimize(asker: Asker, policy: Policy, cells: dict[tuple[str, str], str],
-             still: Callable[[str, tuple[str, str]], bool] | None = None, seconds: float = 120.0,
-             max_rounds: int = 60) -> tuple[dict[tuple[str, str], str], int]:
+def minimize(asker: Asker, policy: Policy, cells: dict[tuple, str],
+             still: Callable[[str, tuple], bool] | None = None, seconds: float = 120.0,
+             max_rounds: int = 60) -> tuple[dict[tuple, str], int]:
     """The shortest input reached by chunk deletions from each cell's witness that still
-    satisfies ``still(input, cell)`` (default: it bypasses the cell). Each round asks, in one
-    batch per validator and fetcher, every deletion of every cell not yet minimal."""
-    still = still or (lambda s, cell: bypasses(asker, policy, s, *cell) is not None)
+    satisfies ``still(input, cell)``; a cell is (validator, fetcher) or (validator, fetcher,
+    category), and by default ``still`` is: it bypasses the cell (with that category). Each
+    round asks, in one batch per validator and fetcher, every deletion of every cell not yet
+    minimal."""
+    def bypasses_cell(s, cell):
+        got = bypasses(asker, policy, s, cell[0], cell[1])
+        return got is not None and (len(cell) < 3 or got == cell[2])
+    still = still or bypasses_cell
     best = dict(cells)
     live = set(best)
     t0 = time.monotonic()
@@ -179,7 +186,7 @@ def minimize(asker: Asker, policy: Policy, cells: dict[tuple[str, str], str],
         cands = {cell: _deletions(best[cell]) for cell in live}
         by_v: dict[str, set[str]] = {}
         by_f: dict[str, set[str]] = {}
-        for (v, f), xs in cands.items():
+        for (v, f, *_), xs in cands.items():
             by_v.setdefault(v, set()).update(xs)
             by_f.setdefault(f, set()).update(xs)
         _ask_split(asker, by_v, by_f)

@@ -4,8 +4,9 @@ optional ``--allow`` list.
 A destination is what a fetcher's resolver made of its parser's host (:mod:`.resolvers`): an
 address, a DNS name, or nothing (the fetcher rejected the URL, found no host, or its resolver
 refuses the host: no connection). The categories, by address (IPv4-mapped IPv6 is already its
-IPv4; an IPv4-compatible ``::a.b.c.d`` is judged by the IPv4 it embeds, conservatively, since
-stacks that still route it reach that IPv4):
+IPv4; an IPv4-compatible ``::a.b.c.d`` is an IPv6 address Linux does not route to IPv4, so it is
+judged as that IPv6 address unless ``--deny`` names ``ipv4-compatible``, which judges it by the
+IPv4 it embeds, for stacks that still tunnel it):
 
 - ``loopback``: 127.0.0.0/8, ::1, and the unspecified 0.0.0.0/8 and :: (a Linux ``connect`` to
   0.0.0.0 reaches the local host); by name: ``localhost`` and ``*.localhost`` (RFC 6761 6.3;
@@ -31,6 +32,8 @@ from urlwb.errors import UsageError
 from urlwb.ssrf import resolvers
 
 CATEGORIES = ("loopback", "private", "link-local", "metadata")
+#: opt-in: an IPv4-compatible IPv6 address (RFC 4291 2.5.5.1) judged by the IPv4 it embeds
+COMPATIBLE = "ipv4-compatible"
 
 _NETS = {
     "loopback": ["127.0.0.0/8", "::1/128", "0.0.0.0/8", "::/128"],
@@ -105,7 +108,7 @@ class Policy:
                 return "outside the allow-list"
             return None
         addr = dest.reading
-        judged = resolvers.embedded_ipv4(addr) or addr
+        judged = (resolvers.embedded_ipv4(addr) or addr) if COMPATIBLE in self.categories else addr
         for cat in ("metadata", *[c for c in CATEGORIES if c != "metadata"]):
             if cat in self.categories and any(judged in n for n in NETWORKS[cat] if n.version == judged.version):
                 return cat
@@ -119,7 +122,7 @@ class Policy:
     def targets(self) -> list[str]:
         """The hosts the inputs spell: each denied category's, each denied host and network's
         first address (a pattern's parent name), and a name outside the allow-list."""
-        out = [t for c in self.categories for t in TARGETS[c]]
+        out = [t for c in self.categories for t in TARGETS.get(c, [])]
         out += [n[2:] if n.startswith("*.") else n for n in self.names]
         out += [str(net.network_address + (1 if net.num_addresses > 1 else 0)) for net in self.networks]
         if self.allow_names is not None:
@@ -155,7 +158,7 @@ def parse(deny: str | None, allow: str | None) -> Policy:
     for a bad entry."""
     categories, rest = [], []
     for part in (p.strip() for p in (deny if deny is not None else ",".join(CATEGORIES)).split(",")):
-        if part in CATEGORIES:
+        if part in CATEGORIES or part == COMPATIBLE:
             categories.append(part)
         elif part:
             rest.append(part)

@@ -99,11 +99,13 @@ def markdown(run: Run) -> str:
             cells.append(f"{c['count']:,}: {_cell_md(c['witness'], 50)}" if c else "·")
         out.append(f"| {v} | " + " | ".join(cells) + " |")
     if run.cells:
-        out += ["", "## Bypasses", "", "| validator | fetcher | inputs | categories | shortest witness | destination |",
+        out += ["", "## Bypasses", "", "Each cell's shortest witness of each category, minimized.", "",
+                "| validator | fetcher | category | inputs | shortest witness | destination |",
                 "|---|---|---|---|---|---|"]
         for (v, f), c in sorted(run.cells.items()):
-            cats = ", ".join(f"{k} {n}" for k, n in sorted(c["categories"].items()))
-            out.append(f"| {v} | {f} | {c['count']:,} | {cats} | {_cell_md(c['witness'], 80)} | {_cell_md(c['destination'], 60)} |")
+            for cat, per in c["witnesses"].items():
+                out.append(f"| {v} | {f} | {cat} | {c['categories'][cat]:,} | {_cell_md(per['witness'], 80)} | "
+                           f"{_cell_md(per['destination'], 60)} |")
         out += ["", "## Destinations of each witness", "",
                 "What every fetcher computed: its parser's host, then its resolver's reading.", ""]
         for w, dests in run.witnesses.items():

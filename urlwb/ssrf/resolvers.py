@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+import socket
 
 #: a host the resolver would look up by name (DNS, /etc/hosts)
 NAME = "name"
@@ -89,9 +90,23 @@ def inet_aton_exact(text: str) -> ipaddress.IPv4Address | None:
     return _parts_to_ipv4(numbers)
 
 
+def _known_zone(zone: str) -> bool:
+    """A zone getaddrinfo takes: a number, or the name of an interface of this machine."""
+    if zone.isdigit():
+        return True
+    try:
+        socket.if_nametoindex(zone)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
 def _ipv6(text: str, zone: bool) -> ipaddress.IPv6Address | None:
-    """inet_pton(AF_INET6), with a ``%zone`` when ``zone``; None if not an IPv6 literal."""
+    """inet_pton(AF_INET6), with a ``%zone`` when ``zone`` (a number or an interface of this
+    machine, as getaddrinfo wants); None if not an IPv6 literal."""
     if not text.isascii() or ":" not in text or (not zone and "%" in text):
+        return None
+    if "%" in text and not _known_zone(text.partition("%")[2]):
         return None
     try:
         return ipaddress.IPv6Address(text)

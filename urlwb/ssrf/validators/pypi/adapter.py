@@ -3,8 +3,9 @@
 "Validators"): ``python adapter.py NAME``.
 
 - ``validators``: PyPI validators' ``validators.url(input, private=False)`` (0.21 and later: a
-  private or local address is invalid); before 0.21 the same check was ``public=True``, so the
-  adapter passes whichever keyword the installed release's signature has. A falsy answer
+  private or local address is invalid); from 0.10.3 to 0.20 the same check was ``public=True``,
+  and 0.21 to 0.27 have neither (python-validators/validators#309), so the adapter passes
+  whichever keyword the installed release's signature has, or none. A falsy answer
   (``ValidationError``) denies; its text is not sent (it repeats the input).
 - ``ipaddress``: ``urllib.parse.urlsplit(input).hostname`` then ``ipaddress.ip_address(host)``:
   allow iff ``is_global``; a hostname that is not an address is allowed (a name), an input
@@ -29,7 +30,7 @@ def load_validators():
     sys.path.insert(0, os.environ.get("URLWB_VALIDATOR_SITE") or str(HERE / "build" / "site"))
     import validators
     params = inspect.signature(validators.url).parameters
-    keyword = {"private": False} if "private" in params else {"public": True}
+    keyword = {"private": False} if "private" in params else {"public": True} if "public" in params else {}
     version = getattr(validators, "__version__", "?")
 
     def judge(text):

@@ -70,7 +70,7 @@ def test_urlwb_ssrf_end_to_end(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("URLWB_CORPUS", str(tmp_path / "corpus"))
     out = tmp_path / "report"
     code = cli.main(["ssrf", "--validator", "mine=py:planted:permissive", "--fetchers", "engine,urllib",
-                     "--minutes", "0.02", "--batch", "500", "--out", str(out)])
+                     "--minutes", "0.02", "--batch", "500", "--guided-seconds", "0", "--out", str(out)])
     text = capsys.readouterr().out
     assert code == 0, text
     md = (out / "report.md").read_text()
@@ -94,3 +94,18 @@ def test_bad_flags_exit_2_with_one_line(argv, message, capsys):
     assert cli.main(["ssrf", *argv]) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and "\n" not in err
+
+
+def test_guided_search_finds_the_planted_bypass_under_atheris(tmp_path, monkeypatch, capsys):
+    """The coverage-guided pass (urlwb.ssrf.guided) on a py: validator: its finds are reported
+    and sent before the systematic inputs."""
+    monkeypatch.setenv("URLWB_WORKDIR", str(tmp_path / "work"))
+    code = cli.main(["ssrf", "--validator", "mine=py:planted:permissive", "--fetchers", "urllib",
+                     "--minutes", "0.01", "--batch", "200", "--guided-seconds", "2", "--no-file",
+                     "--out", str(tmp_path / "r")])
+    text = capsys.readouterr().out
+    assert code == 0, text
+    line = next(x for x in text.splitlines() if x.strip().startswith("mine: ") and "executions" in x)
+    assert int(line.split(" executions")[0].split()[-1]) > 0
+    assert int(line.split(" bypass inputs")[0].split()[-1]) > 0, line
+    assert "Coverage-guided runs" in (tmp_path / "r" / "report.md").read_text()

@@ -18,10 +18,14 @@ crashed, hung or answered out of schema on some input, 2 for a usage error.
 from __future__ import annotations
 
 import itertools
+import json
+import os
 import pathlib
+import subprocess
+import sys
 import time
 
-from urlwb import oracles
+from urlwb import corpus_store, oracles
 from urlwb.cliutil import count_flag, seconds_flag
 from urlwb.errors import UsageError
 from urlwb.ssrf import catalog, fetchers, hunt, inputs, policy, regress, report
@@ -48,6 +52,9 @@ def add_arguments(p) -> None:
                    help=f"report folder (default {DEFAULT_OUT}/)")
     p.add_argument("--no-file", action="store_true", help="file no regress entries")
     p.add_argument("--batch", type=int, default=hunt.BATCH, help="inputs per batch (default %(default)s)")
+    p.add_argument("--guided-seconds", type=float, default=20.0, metavar="S",
+                   help="coverage-guided search (atheris) per Python validator, before the random phase; "
+                        "0: none (default %(default)s)")
 
 
 def _fetcher_names(spec: str | None) -> list[str]:
@@ -111,10 +118,14 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped) -> int:
     asker = hunt.Asker(validators, fetcher_oracles)
     targets, decoy = pol.targets(), pol.decoy()
     first = list(inputs.systematic(targets, decoy, args.seed))
-    stream = itertools.chain(first, inputs.random_inputs(targets, decoy, args.seed))
+    guided_lines: list[str] = []
+    found = (_guided(args, declared, validators, fetcher_oracles, first, guided_lines)
+             if args.guided_seconds > 0 else [])
+    stream = itertools.chain(found, first, inputs.random_inputs(targets, decoy, args.seed))
     print(f"hunting: {len(first):,} systematic inputs, then random ones, for {args.minutes:g} min "
           f"({len(validators)} validators x {len(fetcher_oracles)} fetchers)", flush=True)
     res = hunt.hunt(asker, pol, stream, args.minutes * 60, len(first), batch=args.batch)
+    res.guided = guided_lines
     t0 = time.monotonic()
     cells = {(v, f, cat): w for (v, f), c in res.cells.items() for cat, w in c.witnesses.items()}
     best, rounds = hunt.minimize(asker, pol, cells, seconds=MINIMIZE_SECONDS)
@@ -122,21 +133,26 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped) -> int:
 
     history, hist_witness = [], {}
     for old, new in _history_pairs(declared, validators):
+        # per fetcher and per kind of destination host (an address, or a name such as
+        # localhost): a name the new release refuses outright would otherwise hide every address
         hcells: dict[str, dict] = {}
-        start: dict[tuple[str, str], str] = {}
+        start: dict[tuple[str, str, str], str] = {}
         for f in fetcher_oracles:
             xs = [s for s in res.inputs if asker.allows(old, s) and not asker.allows(new, s)
                   and asker.verdicts[new].get(s) is not None and pol.denied(asker.dests[f][s])]
-            if xs:
-                start[(old, f)] = min(xs, key=lambda s: (len(s), s))
-                hcells[f] = {"count": len(xs)}
+            for kind in ("address", "name"):
+                ys = [s for s in xs if _host_kind(asker.dests[f][s]) == kind]
+                if ys:
+                    start[(old, f, kind)] = min(ys, key=lambda s: (len(s), s))
+                    hcells[f"{f} ({kind})"] = {"count": len(ys)}
 
         def still(s, cell, new=new):
             v = asker.verdicts[new].get(s)
-            return (hunt.bypasses(asker, pol, s, *cell) is not None and v is not None and v.allow is False)
+            return (hunt.bypasses(asker, pol, s, cell[0], cell[1]) is not None and v is not None
+                    and v.allow is False and _host_kind(asker.dests[cell[1]][s]) == cell[2])
         hbest, _ = hunt.minimize(asker, pol, start, still=still, seconds=MINIMIZE_SECONDS / 2)
-        for (o, f), w in hbest.items():
-            hcells[f].update(witness=w, destination=asker.dests[f][w].show())
+        for (o, f, kind), w in hbest.items():
+            hcells[f"{f} ({kind})"].update(witness=w, destination=asker.dests[f][w].show())
             hist_witness[w] = True
         still_n = sum(len(c.inputs) for (v, _), c in res.cells.items() if v == new)
         history.append({"old": old, "new": new, "cells": hcells, "still": still_n})
@@ -177,7 +193,7 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped) -> int:
                       "language": oracles.REGISTRY[n].language} for n, o in fetcher_oracles.items()},
         skipped=skipped, policy=_policy_text(pol), seed=args.seed, minutes=args.minutes,
         inputs=len(res.inputs), systematic=res.systematic, seconds=res.seconds, cells=run_cells,
-        witnesses=witnesses, history=history, filed=filed)
+        witnesses=witnesses, history=history, filed=filed, guided=res.guided)
     print(report.terminal(run))
     paths = report.write(run, args.out)
     print(f"report: {paths[0]} (and {', '.join(p.name for p in paths[1:])}); "
@@ -187,6 +203,62 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped) -> int:
             cls, what, inp, reason = v.findings[0]
             print(f"validator {name}: {len(v.findings)} findings ({cls}), first on {inp[:60]!r}: {reason[:100]}")
     return 1 if found_bad else 0
+
+
+def _guided(args, declared, validators, fetcher_oracles, seeds: list[str], lines_out: list[str]) -> list[str]:
+    """Run :mod:`urlwb.ssrf.guided` for each Python validator (shipped ``validators`` and
+    ``ipaddress`` at any release, and ``py:`` ones) against the in-process fetchers, for
+    ``--guided-seconds`` each; the bypasses it reports, to be asked of everyone."""
+    here = [n for n, o in fetcher_oracles.items() if not getattr(o, "runs_apart", False)]
+    jobs = []
+    for d in declared:
+        if d.name not in validators:
+            continue
+        if d.target:
+            jobs.append((d.name, d.target, {}))
+        elif d.base in ("validators", "ipaddress"):
+            jobs.append((d.name, d.base, {k: v for k, v in d.spec.env.items() if k == "URLWB_VALIDATOR_SITE"}))
+    if not jobs or not here:
+        return []
+    found: list[str] = []
+    work = corpus_store.work_root() / "ssrf" / "guided"
+    for name, target, env in jobs:
+        folder = work / name.replace("@", "-")
+        corpus = folder / "corpus"
+        corpus.mkdir(parents=True, exist_ok=True)
+        for s in seeds[:3000]:
+            data = s.encode("utf-8", "surrogatepass")
+            path = corpus / corpus_store.sha1(data)
+            if not path.exists():
+                path.write_bytes(data)
+        out = folder / "bypasses.jsonl"
+        out.write_text("", encoding="utf-8")
+        cmd = [sys.executable, "-m", "urlwb.ssrf.guided", target, str(out), str(corpus),
+               "--fetchers", ",".join(here), *(["--deny", args.deny] if args.deny else []),
+               *(["--allow", args.allow] if args.allow else []), "--",
+               f"-max_total_time={int(args.guided_seconds)}", "-timeout=10", "-rss_limit_mb=2048",
+               "-print_final_stats=1"]
+        print(f"guided: {name} under atheris for {args.guided_seconds:g} s against {', '.join(here)}", flush=True)
+        penv = {**os.environ, **env, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        try:
+            r = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, env=penv,
+                               timeout=args.guided_seconds + 120)
+        except subprocess.TimeoutExpired:
+            print(f"  {name}: the guided run did not end in time")
+            continue
+        stats = [x for x in r.stderr.splitlines() if x.startswith(("stat::number_of_executed_units", "#"))]
+        lines = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines() if x.strip()]
+        found += [x["input"] for x in lines]
+        execs = next((x.split(":")[-1].strip() for x in stats if "number_of_executed_units" in x), "?")
+        said = (f"{name}: {execs} executions in {args.guided_seconds:g} s, {len(lines)} bypass inputs "
+                f"(atheris, {target} instrumented; fetchers {', '.join(here)}; status {r.returncode})")
+        lines_out.append(said)
+        print("  " + said, flush=True)
+    return found
+
+
+def _host_kind(dest) -> str:
+    return "name" if isinstance(dest.reading, str) else "address"
 
 
 def _shown(pol, dest) -> str:

@@ -99,6 +99,8 @@ class Result:
     systematic: int = 0
     seconds: dict[str, float] = dataclasses.field(default_factory=dict)
     minimized_rounds: int = 0
+    #: one line per coverage-guided run (urlwb.ssrf.guided) whose finds were sent first
+    guided: list[str] = dataclasses.field(default_factory=list)
 
 
 def bypasses(asker: Asker, policy: Policy, s: str, validator: str, fetcher: str) -> str | None:

@@ -32,6 +32,7 @@ class Run:
     witnesses: dict[str, dict[str, str]]  # witness -> fetcher -> destination shown (+ " DENIED: cat")
     history: list[dict]                  # {"old", "new", "cells": {f: {"count", "witness", "destination"}}, "still": n}
     filed: list[str]
+    guided: list[str] = dataclasses.field(default_factory=list)
 
 
 def _cell_md(s: str, n: int = 60) -> str:
@@ -72,11 +73,13 @@ def markdown(run: Run) -> str:
     v_names = list(run.validators)
     f_names = list(run.fetchers)
     out = ["# SSRF report: validators against fetchers", "",
-           f"{run.inputs:,} inputs ({run.systematic:,} systematic, the rest random from seed {run.seed}); "
+           f"{run.inputs:,} inputs (the guided finds if any, {run.systematic:,} systematic, then random ones from seed {run.seed}); "
            f"hunt {run.seconds.get('hunt', 0):.0f} s of {run.minutes:g} min, minimizing "
            f"{run.seconds.get('minimize', 0):.0f} s. Denied: {run.policy}. A bypass is an input the "
            "validator allows on which the fetcher's parser reads a host its resolver makes a denied "
            "destination (no network, no DNS: `urlwb/ssrf/resolvers.py`).", "",
+           *(["Coverage-guided runs (their bypass inputs were sent first):", ""]
+             + [f"- {g}" for g in run.guided] + [""] if run.guided else []),
            "## Validators", "", "| validator | version | what it checks | answered | denied by error | crashed | hung |",
            "|---|---|---|---|---|---|---|"]
     for name, v in run.validators.items():
@@ -120,7 +123,7 @@ def markdown(run: Run) -> str:
                     f"{n:,} (input, fetcher) bypasses that {h['old']} allows and {h['new']} denies; "
                     f"{h['new']} still allows {h['still']:,}.", ""]
             if h["cells"]:
-                out += ["| fetcher | inputs | shortest witness | destination |", "|---|---|---|---|"]
+                out += ["| fetcher (destination host) | inputs | shortest witness | destination |", "|---|---|---|---|"]
                 out += [f"| {f} | {c['count']:,} | {_cell_md(c['witness'], 80)} | {_cell_md(c['destination'], 60)} |"
                         for f, c in sorted(h["cells"].items())]
                 out.append("")

@@ -11,7 +11,8 @@ First every spelling of every denied host in every confusion template, then rand
 the same pieces until ``--minutes`` are up; then each (validator, fetcher) cell's shortest bypass
 is minimized, filed in ``corpus/ssrf/regress/`` (not with ``--no-file``), and the report written
 to ``--out`` (default ``reports/ssrf/``). Two releases of one validator (``ip@1.1.8`` and ``ip``)
-give a history: what the older allows that the newer denies. Exit status 0, 1 when a validator
+give a history: what the older allows that the newer judges denied (``allow: false``; an
+error, such as ip 2.x throwing on every name, is not counted as a judgement). Exit status 0, 1 when a validator
 crashed, hung or answered out of schema on some input, 2 for a usage error.
 """
 
@@ -138,8 +139,8 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped) -> int:
         hcells: dict[str, dict] = {}
         start: dict[tuple[str, str, str], str] = {}
         for f in fetcher_oracles:
-            xs = [s for s in res.inputs if asker.allows(old, s) and not asker.allows(new, s)
-                  and asker.verdicts[new].get(s) is not None and pol.denied(asker.dests[f][s])]
+            xs = [s for s in res.inputs if asker.allows(old, s) and _judged_private(asker, new, s)
+                  and pol.denied(asker.dests[f][s])]
             for kind in ("address", "name"):
                 ys = [s for s in xs if _host_kind(asker.dests[f][s]) == kind]
                 if ys:
@@ -147,10 +148,9 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped) -> int:
                     hcells[f"{f} ({kind})"] = {"count": len(ys)}
 
         def still(s, cell, new=new):
-            v = asker.verdicts[new].get(s)
-            return (hunt.bypasses(asker, pol, s, cell[0], cell[1]) is not None and v is not None
-                    and v.allow is False and _host_kind(asker.dests[cell[1]][s]) == cell[2])
-        hbest, _ = hunt.minimize(asker, pol, start, still=still, seconds=MINIMIZE_SECONDS / 2)
+            return (hunt.bypasses(asker, pol, s, cell[0], cell[1]) is not None and _judged_private(asker, new, s)
+                    and _host_kind(asker.dests[cell[1]][s]) == cell[2])
+        hbest, _ = hunt.minimize(asker, pol, start, still=still, seconds=MINIMIZE_SECONDS / 2, also=(new,))
         for (o, f, kind), w in hbest.items():
             hcells[f"{f} ({kind})"].update(witness=w, destination=asker.dests[f][w].show())
             hist_witness[w] = True
@@ -255,6 +255,13 @@ def _guided(args, declared, validators, fetcher_oracles, seeds: list[str], lines
         lines_out.append(said)
         print("  " + said, flush=True)
     return found
+
+
+def _judged_private(asker, validator: str, s: str) -> bool:
+    """The validator answered ``allow: false`` (not an error: a release that throws on every
+    name would otherwise "deny" every name the older one allowed)."""
+    v = asker.verdicts[validator].get(s)
+    return v is not None and v.allow is False and not v.failure
 
 
 def _host_kind(dest) -> str:

@@ -169,12 +169,12 @@ def _deletions(s: str) -> list[str]:
 
 def minimize(asker: Asker, policy: Policy, cells: dict[tuple, str],
              still: Callable[[str, tuple], bool] | None = None, seconds: float = 120.0,
-             max_rounds: int = 60) -> tuple[dict[tuple, str], int]:
+             max_rounds: int = 60, also: tuple[str, ...] = ()) -> tuple[dict[tuple, str], int]:
     """The shortest input reached by chunk deletions from each cell's witness that still
     satisfies ``still(input, cell)``; a cell is (validator, fetcher) or (validator, fetcher,
     category), and by default ``still`` is: it bypasses the cell (with that category). Each
     round asks, in one batch per validator and fetcher, every deletion of every cell not yet
-    minimal."""
+    minimal; ``also``: validators ``still`` asks besides the cell's own."""
     def bypasses_cell(s, cell):
         got = bypasses(asker, policy, s, cell[0], cell[1])
         return got is not None and (len(cell) < 3 or got == cell[2])
@@ -189,7 +189,8 @@ def minimize(asker: Asker, policy: Policy, cells: dict[tuple, str],
         by_v: dict[str, set[str]] = {}
         by_f: dict[str, set[str]] = {}
         for (v, f, *_), xs in cands.items():
-            by_v.setdefault(v, set()).update(xs)
+            for name in (v, *also):
+                by_v.setdefault(name, set()).update(xs)
             by_f.setdefault(f, set()).update(xs)
         _ask_split(asker, by_v, by_f)
         for cell in list(live):

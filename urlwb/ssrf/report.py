@@ -69,6 +69,44 @@ def terminal(run: Run) -> str:
     return "\n".join(lines)
 
 
+def summary(run: Run) -> list[str]:
+    """One row per validator: fetchers it is bypassed through, bypass inputs, the shortest
+    witness over every fetcher and where it goes, and the shortest one whose destination host
+    is an address (not a name such as localhost)."""
+    out = ["| validator | version | fetchers bypassed | (input, fetcher) bypasses | shortest witness → destination (fetcher) "
+           "| shortest to an address host |", "|---|---|---|---|---|---|"]
+    n_f = len(run.fetchers)
+    for name, v in run.validators.items():
+        cells = {f: c for (vv, f), c in run.cells.items() if vv == name}
+        if not cells:
+            out.append(f"| {name} | {v['version']} | 0 of {n_f} | 0 | none found | |")
+            continue
+        pairs = [(per["witness"], per["destination"], f) for f, c in cells.items() for per in c["witnesses"].values()]
+        best = min(pairs, key=lambda t: (len(t[0]), t[0], t[2]))
+        addr = [t for t in pairs if "DNS name" not in t[1]]
+        best_a = min(addr, key=lambda t: (len(t[0]), t[0], t[2])) if addr else None
+        total = sum(c["count"] for c in cells.values())
+        out.append(f"| {name} | {v['version']} | {len(cells)} of {n_f} | {total:,} | "
+                   f"{_cell_md(best[0], 40)} → {_cell_md(best[1], 40)} ({best[2]}) | "
+                   + (f"{_cell_md(best_a[0], 40)} → {_cell_md(best_a[1], 40)} ({best_a[2]})" if best_a else "") + " |")
+    return out
+
+
+def history_summary(run: Run) -> list[str]:
+    out = ["| older → newer | (input, fetcher) pairs the older allows, the newer denies | shortest witness → destination (fetcher) "
+           "| shortest to an address host | the newer still allows |", "|---|---|---|---|---|"]
+    for h in run.history:
+        cells = h["cells"]
+        n = sum(c["count"] for c in cells.values())
+        pairs = [(c["witness"], c["destination"], f) for f, c in cells.items() if "witness" in c]
+        best = min(pairs, key=lambda t: (len(t[0]), t[0], t[2])) if pairs else None
+        addr = [t for t in pairs if t[2].endswith("(address)")]
+        best_a = min(addr, key=lambda t: (len(t[0]), t[0], t[2])) if addr else None
+        show = lambda t: f"{_cell_md(t[0], 40)} → {_cell_md(t[1], 40)} ({t[2]})" if t else "none"  # noqa: E731
+        out.append(f"| {h['old']} → {h['new']} | {n:,} | {show(best)} | {show(best_a)} | {h['still']:,} |")
+    return out
+
+
 def markdown(run: Run) -> str:
     v_names = list(run.validators)
     f_names = list(run.fetchers)
@@ -91,6 +129,9 @@ def markdown(run: Run) -> str:
         out.append(f"| {name} | {f['language']} | {f['version']} | {f['resolver']} |")
     if run.skipped:
         out += ["", "Skipped: " + "; ".join(f"{n} ({r})" for n, r in run.skipped.items()) + "."]
+    out += ["", "## Summary", ""] + summary(run)
+    if run.history:
+        out += ["", "History (details below):", ""] + history_summary(run)
     out += ["", "## Confusion matrix", "",
             "Rows: validators; columns: fetchers; each cell: the number of bypass inputs, and the shortest "
             "witness (minimized).", "",
@@ -120,7 +161,7 @@ def markdown(run: Run) -> str:
         for h in run.history:
             n = sum(c["count"] for c in h["cells"].values())
             out += [f"### {h['old']} → {h['new']}", "",
-                    f"{n:,} (input, fetcher) bypasses that {h['old']} allows and {h['new']} denies; "
+                    f"{n:,} (input, fetcher) bypasses that {h['old']} allows and {h['new']} judges denied (allow: false, not an error); "
                     f"{h['new']} still allows {h['still']:,}.", ""]
             if h["cells"]:
                 out += ["| fetcher (destination host) | inputs | shortest witness | destination |", "|---|---|---|---|"]

@@ -8,8 +8,8 @@ IPv4; an IPv4-compatible ``::a.b.c.d`` is an IPv6 address Linux does not route t
 judged as that IPv6 address unless ``--deny`` names ``ipv4-compatible``, which judges it by the
 IPv4 it embeds, for stacks that still tunnel it):
 
-- ``loopback``: 127.0.0.0/8, ::1, and the unspecified 0.0.0.0/8 and :: (a Linux ``connect`` to
-  0.0.0.0 reaches the local host); by name: ``localhost`` and ``*.localhost`` (RFC 6761 6.3;
+- ``loopback``: 127.0.0.0/8, ::1, and the unspecified 0.0.0.0 and :: (a Linux ``connect`` to
+  them reaches the local host; the rest of 0.0.0.0/8 is not routed); by name: ``localhost`` and ``*.localhost`` (RFC 6761 6.3;
   /etc/hosts maps ``localhost``), the only names a category denies;
 - ``private``: 10/8, 172.16/12, 192.168/16 (RFC 1918), 100.64/10 (RFC 6598), fc00::/7 (RFC 4193);
 - ``link-local``: 169.254/16 (RFC 3927), fe80::/10;
@@ -36,7 +36,7 @@ CATEGORIES = ("loopback", "private", "link-local", "metadata")
 COMPATIBLE = "ipv4-compatible"
 
 _NETS = {
-    "loopback": ["127.0.0.0/8", "::1/128", "0.0.0.0/8", "::/128"],
+    "loopback": ["127.0.0.0/8", "::1/128", "0.0.0.0/32", "::/128"],
     "private": ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "fc00::/7"],
     "link-local": ["169.254.0.0/16", "fe80::/10"],
     "metadata": ["169.254.169.254/32", "fd00:ec2::254/128", "100.100.100.200/32"],

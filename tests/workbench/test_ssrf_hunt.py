@@ -109,3 +109,17 @@ def test_guided_search_finds_the_planted_bypass_under_atheris(tmp_path, monkeypa
     assert int(line.split(" executions")[0].split()[-1]) > 0
     assert int(line.split(" bypass inputs")[0].split()[-1]) > 0, line
     assert "Coverage-guided runs" in (tmp_path / "r" / "report.md").read_text()
+
+
+def test_history_names_what_the_older_allows_and_the_newer_denies(found, asker):
+    """permissive as the older release, strict as the newer: every history witness is allowed
+    by the one, judged denied (allow: false) by the other, and reaches a denied address."""
+    cells = hunt.history(asker, POLICY, found.inputs, "permissive", "strict", seconds=60)
+    assert "urllib (address)" in cells
+    for key, c in cells.items():
+        f = key.split(" ")[0]
+        w = c["witness"]
+        assert asker.allows("permissive", w) and hunt.judged_denied(asker, "strict", w)
+        assert POLICY.denied(asker.dests[f][w])
+    # the other way round there is nothing in urllib's column: strict never allows what urllib reaches
+    assert not [k for k in hunt.history(asker, POLICY, found.inputs, "strict", "permissive") if k.startswith("urllib ")]

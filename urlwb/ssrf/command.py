@@ -134,26 +134,8 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped) -> int:
 
     history, hist_witness = [], {}
     for old, new in _history_pairs(declared, validators):
-        # per fetcher and per kind of destination host (an address, or a name such as
-        # localhost): a name the new release refuses outright would otherwise hide every address
-        hcells: dict[str, dict] = {}
-        start: dict[tuple[str, str, str], str] = {}
-        for f in fetcher_oracles:
-            xs = [s for s in res.inputs if asker.allows(old, s) and _judged_private(asker, new, s)
-                  and pol.denied(asker.dests[f][s])]
-            for kind in ("address", "name"):
-                ys = [s for s in xs if _host_kind(asker.dests[f][s]) == kind]
-                if ys:
-                    start[(old, f, kind)] = min(ys, key=lambda s: (len(s), s))
-                    hcells[f"{f} ({kind})"] = {"count": len(ys)}
-
-        def still(s, cell, new=new):
-            return (hunt.bypasses(asker, pol, s, cell[0], cell[1]) is not None and _judged_private(asker, new, s)
-                    and _host_kind(asker.dests[cell[1]][s]) == cell[2])
-        hbest, _ = hunt.minimize(asker, pol, start, still=still, seconds=MINIMIZE_SECONDS / 2, also=(new,))
-        for (o, f, kind), w in hbest.items():
-            hcells[f"{f} ({kind})"].update(witness=w, destination=asker.dests[f][w].show())
-            hist_witness[w] = True
+        hcells = hunt.history(asker, pol, res.inputs, old, new, seconds=MINIMIZE_SECONDS / 2)
+        hist_witness.update({c["witness"]: True for c in hcells.values() if "witness" in c})
         still_n = sum(len(c.inputs) for (v, _), c in res.cells.items() if v == new)
         history.append({"old": old, "new": new, "cells": hcells, "still": still_n})
     res.seconds["minimize"] = time.monotonic() - t0
@@ -255,17 +237,6 @@ def _guided(args, declared, validators, fetcher_oracles, seeds: list[str], lines
         lines_out.append(said)
         print("  " + said, flush=True)
     return found
-
-
-def _judged_private(asker, validator: str, s: str) -> bool:
-    """The validator answered ``allow: false`` (not an error: a release that throws on every
-    name would otherwise "deny" every name the older one allowed)."""
-    v = asker.verdicts[validator].get(s)
-    return v is not None and v.allow is False and not v.failure
-
-
-def _host_kind(dest) -> str:
-    return "name" if isinstance(dest.reading, str) else "address"
 
 
 def _shown(pol, dest) -> str:

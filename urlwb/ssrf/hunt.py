@@ -213,3 +213,40 @@ def _ask_split(asker: Asker, by_v: dict[str, set[str]], by_f: dict[str, set[str]
                 fn(n, xs)
         for f in apart:
             f.result()
+
+
+def judged_denied(asker: Asker, validator: str, s: str) -> bool:
+    """The validator answered ``allow: false`` (not an error: a release that throws on every
+    name would otherwise "deny" every name an older one allowed)."""
+    v = asker.verdicts[validator].get(s)
+    return v is not None and v.allow is False and not v.failure
+
+
+def host_kind(dest: Destination) -> str:
+    """"name" for a DNS name (localhost, say), else "address"."""
+    return "name" if isinstance(dest.reading, str) else "address"
+
+
+def history(asker: Asker, policy: Policy, inputs: list[str], old: str, new: str,
+            seconds: float = 60.0) -> dict[str, dict]:
+    """What release ``old`` allows and release ``new`` judges denied, where a fetcher connects
+    to a denied destination: per "FETCHER (address|name)" (a name the new release refuses would
+    otherwise hide every address), the count and the minimized shortest witness."""
+    cells: dict[str, dict] = {}
+    start: dict[tuple[str, str, str], str] = {}
+    for f in asker.fetchers:
+        xs = [s for s in inputs if asker.allows(old, s) and judged_denied(asker, new, s)
+              and policy.denied(asker.dests[f][s])]
+        for kind in ("address", "name"):
+            ys = [s for s in xs if host_kind(asker.dests[f][s]) == kind]
+            if ys:
+                start[(old, f, kind)] = min(ys, key=lambda s: (len(s), s))
+                cells[f"{f} ({kind})"] = {"count": len(ys)}
+
+    def still(s, cell):
+        return (bypasses(asker, policy, s, cell[0], cell[1]) is not None and judged_denied(asker, new, s)
+                and host_kind(asker.dests[cell[1]][s]) == cell[2])
+    best, _ = minimize(asker, policy, start, still=still, seconds=seconds, also=(new,))
+    for (_, f, kind), w in best.items():
+        cells[f"{f} ({kind})"].update(witness=w, destination=asker.dests[f][w].show())
+    return cells

@@ -109,3 +109,15 @@ def test_bad_flags_are_one_line(flag, message):
     from urlwb.errors import UsageError
     with pytest.raises(UsageError, match=message):
         catalog.parse_flag(flag)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("flag,message", [("ip@9.9.9", "No matching version"),
+                                          ("validators@0.0.99", "No matching distribution")])
+def test_a_release_that_does_not_resolve_is_one_line(flag, message, tmp_path, monkeypatch):
+    """Slow: asks the registry (npm, PyPI) through its own client; nothing is left in the cache."""
+    from urlwb.errors import UsageError
+    monkeypatch.setenv("URLWB_CACHE", str(tmp_path))
+    with pytest.raises(UsageError, match=message):
+        catalog.parse_flag(flag, progress=lambda s: None)
+    assert not [p for p in tmp_path.rglob("*") if p.is_file()]

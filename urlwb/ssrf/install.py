@@ -59,7 +59,8 @@ def _run(cmd: list[str], what: str) -> None:
         raise UsageError(f"{what}: {cmd[0]} cannot run ({exc.strerror or exc})") from None
     if r.returncode != 0:
         lines = [x.strip() for x in (r.stderr or r.stdout).splitlines() if x.strip() and "WARN" not in x]
-        said = next((x for x in lines if "No matching" in x or "ERROR" in x or "404" in x), lines[-1] if lines else "")
+        said = next((x for key in ("No matching", "404", "ERROR", "error") for x in lines if key in x),
+                    lines[-1] if lines else "")
         raise UsageError(f"{what}: does not resolve or does not install ({said[:200]})")
 
 
@@ -81,7 +82,7 @@ def install(name: str, version: str, adapter: pathlib.Path, progress=print) -> p
     progress(f"installing {package}@{version} from {registry} into {final}")
     try:
         if registry == "npm":
-            _run(["npm", "install", "--prefix", str(tmp), "--no-audit", "--no-fund", "--silent",
+            _run(["npm", "install", "--prefix", str(tmp), "--no-audit", "--no-fund", "--loglevel=error",
                   f"{package}@{version}"], f"npm {package}@{version}")
             shutil.copy2(adapter, tmp / adapter.name)
         else:

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """``make oracles``: install and build every oracle adapter declared by a manifest
-(``urlwb/oracles/*/oracles.toml``, see ``urlwb/oracles/PROTOCOL.md``).
+(``urlwb/oracles/*/oracles.toml``, and the SSRF validators' ``urlwb/ssrf/validators/*/oracles.toml``;
+see ``urlwb/oracles/PROTOCOL.md``).
 
 1. The Debian packages, decided by dpkg for every folder: each package of its ``apt`` that
    ``dpkg-query`` does not list as installed, and each package of its ``apt_for`` (the package
@@ -150,6 +151,8 @@ def main(argv=None) -> int:
     ap.add_argument("--root", type=pathlib.Path, default=manifests.ROOT, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     folders = manifests.discover(args.root)
+    if args.root == manifests.ROOT:  # and the SSRF validators' folders (urlwb/ssrf/validators/*/oracles.toml)
+        folders += manifests.discover(ROOT / "urlwb" / "ssrf" / "validators")
     unknown = set(args.only) - {f.path.name for f in folders}
     if unknown:
         print(f"build_oracles: no manifest urlwb/oracles/{sorted(unknown)[0]}/oracles.toml", file=sys.stderr)

@@ -45,6 +45,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "compare-rev": ("urlwb.measure.compare_rev", "the engine against its own version at a git revision"),
     "mutants": ("urlwb.mutation.mutants", "mutation testing of the engine: which wrong engines the checks notice"),
     "bisect": ("urlwb.versions.bisect", "which released versions of a parser give which answer on one input"),
+    "ssrf": ("urlwb.ssrf.command", "validators against fetchers: inputs a validator allows where a fetcher connects to a denied address"),
 }
 
 

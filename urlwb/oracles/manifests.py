@@ -148,8 +148,8 @@ def _fields(table: dict, where: str, base: Spec) -> Spec:
             setattr(spec, key, table[key])
     if spec.family not in ("whatwg", "other"):
         raise ManifestError(f"{where}: family must be \"whatwg\" or \"other\", not {spec.family!r}")
-    if spec.kind not in ("url", "host"):
-        raise ManifestError(f"{where}: kind must be \"url\" or \"host\", not {spec.kind!r}")
+    if spec.kind not in ("url", "host", "validator"):
+        raise ManifestError(f"{where}: kind must be \"url\", \"host\" or \"validator\", not {spec.kind!r}")
     for key in ("quirks", "needs", "requires"):
         v = table.get(key, [])
         if not isinstance(v, list) or not all(isinstance(x, str) for x in v):

@@ -20,6 +20,8 @@ from urlwb.oracles.host_answer import HostAnswer
 VERSION = "urlwb-oracle/1"
 COMPONENTS = ("scheme", "username", "password", "host", "port", "path", "query", "fragment", "href")
 API = ("href", "protocol", "username", "password", "hostname", "port", "pathname", "search", "hash")
+#: kind "validator": a predicate on URLs (PROTOCOL.md, "Validators"), answered by urlwb.ssrf.validator
+KINDS = ("url", "host", "validator")
 QUESTIONS = ("to-ascii", "ip", "public-suffix", "registrable-domain")
 #: the answer forms other than the components, each with a string
 FORMS = ("error", "not_applicable", "crash")
@@ -41,11 +43,11 @@ def check_hello(obj) -> dict:
             raise SchemaError(f"hello line: {key} must be a non-empty string")
     if not manifests.NAME.match(obj["name"]):
         raise SchemaError(f"hello line: name {obj['name']!r} must match {manifests.NAME.pattern[:-2]}")
-    if obj.get("family") not in ("whatwg", "other"):
-        raise SchemaError("hello line: family must be \"whatwg\" or \"other\"")
-    if obj.get("kind", "url") not in ("url", "host"):
-        raise SchemaError("hello line: kind must be \"url\" or \"host\"")
     kind = obj.get("kind", "url")
+    if kind not in KINDS:
+        raise SchemaError("hello line: kind must be \"url\", \"host\" or \"validator\"")
+    if obj.get("family", "other" if kind == "validator" else None) not in ("whatwg", "other"):
+        raise SchemaError("hello line: family must be \"whatwg\" or \"other\"")
     if kind == "url" and not isinstance(obj.get("base"), bool):
         raise SchemaError("hello line: base must be true or false")
     if kind == "host":
@@ -55,7 +57,7 @@ def check_hello(obj) -> dict:
     for key in ("parser", "language"):
         if key in obj and not isinstance(obj[key], str):
             raise SchemaError(f"hello line: {key} must be a string")
-    return {"parser": "?", "language": "?", "kind": "url", "base": True, "questions": [], **obj}
+    return {"parser": "?", "language": "?", "kind": "url", "base": True, "questions": [], "family": "other", **obj}
 
 
 def request_line(id: int, input: str, base: str | None) -> bytes:

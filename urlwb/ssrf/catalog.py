@@ -1,0 +1,143 @@
+"""Where validators are declared: the shipped ones (``urlwb/ssrf/validators/<folder>/oracles.toml``,
+each oracle of kind ``validator``), ``--validator`` flags and the ``[tool.urlwb.validators]``
+table of ``urlwb.toml`` / ``pyproject.toml`` in the working directory.
+
+A ``--validator`` value is ``NAME`` (a shipped validator), ``NAME@VERSION`` (a shipped npm or
+PyPI validator at another release, :mod:`.install`), ``NAME=CMD`` (a program speaking the
+protocol's kind ``validator``) or ``NAME=py:package.module:function``. A table entry is ``CMD``,
+``py:...`` or a table of the manifest's per-oracle fields with a ``command``. A flag overrides a
+table entry of the same name; a shipped name cannot be taken.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+import tomllib
+
+from urlwb import oracles
+from urlwb.errors import UsageError
+from urlwb.oracles import manifests
+from urlwb.ssrf import install
+from urlwb.ssrf.validator import CallableValidator, SubprocessValidator, Validator
+
+ROOT = pathlib.Path(__file__).resolve().parent / "validators"
+FOLDERS: list[manifests.Folder] = manifests.discover(ROOT)
+#: name -> Spec of every shipped validator
+SHIPPED: dict[str, manifests.Spec] = {s.name: s for f in FOLDERS for s in f.specs if s.kind == "validator"}
+ERRORS: list[str] = [f.error for f in FOLDERS if f.error]
+
+
+@dataclasses.dataclass
+class Declared:
+    """One validator to start: its name in reports and either a Spec or a ``py:`` target;
+    ``version`` and ``folder`` when it is a shipped one at another release."""
+
+    name: str
+    spec: manifests.Spec | None = None
+    target: str | None = None
+    base: str | None = None
+    version: str | None = None
+
+    @property
+    def skip(self) -> str | None:
+        return self.spec.skip if self.spec is not None else None
+
+
+def _user(name: str, value, source: str, cwd: pathlib.Path) -> Declared:
+    if name in SHIPPED:
+        raise UsageError(f"validator {name!r}: the name of a shipped validator; choose another")
+    try:
+        spec = manifests.user_spec(name, value, source, cwd)
+    except manifests.ManifestError as exc:
+        raise UsageError(str(exc).replace("oracle ", "validator ", 1)) from None
+    if spec.callable:
+        return Declared(name, target=spec.callable)
+    return Declared(name, spec=dataclasses.replace(spec, kind="validator"))
+
+
+def parse_flag(value: str, cwd: pathlib.Path | None = None, progress=print) -> Declared:
+    """One ``--validator`` value (module docstring); UsageError (one line) when it is bad."""
+    cwd = cwd or pathlib.Path.cwd()
+    name, eq, rest = value.partition("=")
+    name = name.strip()
+    if eq:
+        if not name or not rest.strip():
+            raise UsageError(f"--validator {value!r}: expected NAME, NAME@VERSION, NAME=COMMAND or NAME=py:module:function")
+        return _user(name, rest.strip(), "flag", cwd)
+    base, at, version = name.partition("@")
+    if base not in SHIPPED:
+        raise UsageError(f"--validator {value!r}: unknown validator {base!r} (shipped: {', '.join(SHIPPED)}; "
+                         "or NAME=COMMAND, NAME=py:module:function)")
+    if not at:
+        return Declared(base, spec=SHIPPED[base], base=base)
+    if not version:
+        raise UsageError(f"--validator {value!r}: no version after '@'")
+    if base not in install.PACKAGES:
+        raise UsageError(f"--validator {value}: {base} has no other releases here "
+                         f"(npm and PyPI validators only: {', '.join(install.PACKAGES)})")
+    adapter = SHIPPED[base].cwd / SHIPPED[base].command[1]
+    where = install.install(base, version, adapter, progress)
+    return Declared(f"{base}@{version}", spec=install.versioned_spec(SHIPPED[base], base, version, where),
+                    base=base, version=version)
+
+
+def config(cwd: pathlib.Path | None = None) -> list[Declared]:
+    """The ``[tool.urlwb.validators]`` entries of ``urlwb.toml`` and ``pyproject.toml``."""
+    cwd = cwd or pathlib.Path.cwd()
+    out: dict[str, Declared] = {}
+    for fname in ("urlwb.toml", "pyproject.toml"):
+        path = cwd / fname
+        if not path.is_file():
+            continue
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise UsageError(f"{fname}: {exc}") from None
+        table = data.get("tool", {}).get("urlwb", {}).get("validators")
+        if table is None:
+            continue
+        if not isinstance(table, dict):
+            raise UsageError(f"{fname}: [tool.urlwb.validators] must be a table")
+        for name, value in table.items():
+            if not isinstance(value, (str, dict)):
+                raise UsageError(f"{fname}: validator {name!r}: expected a command string or a table")
+            try:
+                out[name] = _user(name, value, "config", cwd)
+            except UsageError as exc:
+                raise UsageError(f"{fname}: {exc}") from None
+    return list(out.values())
+
+
+def declared(flags: list[str] | None, cwd: pathlib.Path | None = None, progress=print) -> list[Declared]:
+    """The flags' validators, then the table's not overridden; with neither, every shipped one."""
+    flagged = [parse_flag(f, cwd, progress) for f in flags or []]
+    names = {d.name for d in flagged}
+    table = [d for d in config(cwd) if d.name not in names]
+    if not flagged and not table:
+        return [Declared(n, spec=s, base=n) for n, s in SHIPPED.items()]
+    return flagged + table
+
+
+def start(entries: list[Declared]) -> tuple[dict[str, Validator], dict[str, str]]:
+    """Start every validator: (name -> Validator, name -> one-line reason it was skipped)."""
+    started: dict[str, Validator] = {}
+    skipped: dict[str, str] = {}
+    for d in entries:
+        why = d.skip
+        if why:
+            skipped[d.name] = why
+            continue
+        try:
+            started[d.name] = (CallableValidator(d.name, d.target) if d.target
+                               else SubprocessValidator(d.spec, display=d.name))
+        except oracles.Unavailable as exc:
+            skipped[d.name] = str(exc)
+    for name, v in list(started.items()):
+        if isinstance(v, SubprocessValidator):
+            try:
+                v.ready()
+            except oracles.Unavailable as exc:
+                skipped[name] = str(exc)
+                started.pop(name).close()
+    return started, skipped

@@ -1,0 +1,252 @@
+"""``urlwb ssrf``: hunt for inputs a validator allows where a fetcher would connect to a denied
+destination.
+
+    urlwb ssrf [--validator NAME|NAME@VERSION|NAME=CMD|NAME=py:mod:fn ...] [--fetchers LIST]
+               [--deny private|loopback|metadata|link-local|HOSTS] [--allow HOSTS]
+               [--minutes M] [--seed N] [--out DIR] [--no-file]
+
+Validators: the flags', else ``[tool.urlwb.validators]``, else every shipped one. Fetchers: the
+URL parsers of ``urlwb.oracles`` (``--parsers`` names and groups), default every available one.
+First every spelling of every denied host in every confusion template, then random inputs from
+the same pieces until ``--minutes`` are up; then each (validator, fetcher) cell's shortest bypass
+is minimized, filed in ``corpus/ssrf/regress/`` (not with ``--no-file``), and the report written
+to ``--out`` (default ``reports/ssrf/``). Two releases of one validator (``ip@1.1.8`` and ``ip``)
+give a history: what the older allows that the newer judges denied (``allow: false``; an
+error, such as ip 2.x throwing on every name, is not counted as a judgement). Exit status 0, 1 when a validator
+crashed, hung or answered out of schema on some input, 2 for a usage error.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import time
+
+from urlwb import corpus_store, oracles
+from urlwb.cliutil import count_flag, seconds_flag
+from urlwb.errors import UsageError
+from urlwb.ssrf import catalog, fetchers, hunt, inputs, policy, regress, report
+
+DEFAULT_OUT = pathlib.Path("reports") / "ssrf"
+#: the minimizer's own budget, after the hunt
+MINIMIZE_SECONDS = 120.0
+
+
+def add_arguments(p) -> None:
+    p.add_argument("--validator", action="append", default=[], metavar="SPEC",
+                   help="NAME (shipped), NAME@VERSION (npm/PyPI release), NAME=CMD or NAME=py:module:function; "
+                        "repeatable (default: [tool.urlwb.validators], else every shipped one)")
+    p.add_argument("--fetchers", default=None, metavar="LIST",
+                   help="URL parsers whose hosts are fetched (names or groups as --parsers; default: all)")
+    p.add_argument("--deny", default=None, metavar="LIST",
+                   help="denied destinations: private, loopback, metadata, link-local, and host names, "
+                        "addresses or networks (default: the four categories)")
+    p.add_argument("--allow", default=None, metavar="HOSTS",
+                   help="an allow-list: connecting anywhere else is a bypass too")
+    p.add_argument("--minutes", type=float, default=2.0, help="time for the hunt (default 2)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the random phase (default 1)")
+    p.add_argument("--out", type=pathlib.Path, default=DEFAULT_OUT, metavar="DIR",
+                   help=f"report folder (default {DEFAULT_OUT}/)")
+    p.add_argument("--no-file", action="store_true", help="file no regress entries")
+    p.add_argument("--batch", type=int, default=hunt.BATCH, help="inputs per batch (default %(default)s)")
+    p.add_argument("--guided-seconds", type=float, default=20.0, metavar="S",
+                   help="coverage-guided search (atheris) per Python validator, before the random phase; "
+                        "0: none (default %(default)s)")
+
+
+def _fetcher_names(spec: str | None) -> list[str]:
+    try:
+        names = oracles.resolve_names(spec) if spec else fetchers.default_names()
+    except ValueError as exc:
+        raise UsageError(f"--fetchers: {exc}") from None
+    url_kind = set(fetchers.default_names())
+    wrong = [n for n in names if n not in url_kind]
+    if wrong:
+        raise UsageError(f"--fetchers: {wrong[0]} is not a URL parser")
+    return names
+
+
+def _history_pairs(declared: list[catalog.Declared], started) -> list[tuple[str, str]]:
+    """(older, newer) for each two started releases of one shipped validator, older first by
+    their versions (the shipped pin counts as its hello line's version)."""
+    by_base: dict[str, list[str]] = {}
+    for d in declared:
+        if d.base and d.name in started:
+            by_base.setdefault(d.base, []).append(d.name)
+    pairs = []
+    for names in by_base.values():
+        ordered = sorted(names, key=lambda n: _version_key(started[n].version))
+        pairs += list(itertools.pairwise(ordered))
+    return pairs
+
+
+def _version_key(v: str) -> tuple:
+    return tuple(int(p) if p.isdigit() else 0 for p in v.replace("-", ".").split("."))
+
+
+def run(args) -> int:
+    seconds_flag("--minutes", args.minutes * 60)
+    count_flag("--batch", args.batch)
+    pol = policy.parse(args.deny, args.allow)
+    fetcher_names = _fetcher_names(args.fetchers)
+    declared = catalog.declared(args.validator, progress=lambda s: print(s, flush=True))
+    print(f"urlwb ssrf: starting {len(declared)} validators and {len(fetcher_names)} fetchers", flush=True)
+    validators, skipped = catalog.start(declared)
+    fetcher_oracles, f_skipped = oracles.load(fetcher_names)
+    skipped.update(f_skipped)
+    try:
+        for name, why in skipped.items():
+            print(f"  skipped {name}: {why}")
+        explicit = [d.name for d in declared if d.name not in validators]
+        if args.validator and explicit:
+            raise UsageError(f"validator {explicit[0]} cannot start: {skipped.get(explicit[0], '?')}")
+        if not validators:
+            raise UsageError("no validator could start (run `make oracles`)")
+        if not fetcher_oracles:
+            raise UsageError("no fetcher could start")
+        return _hunt(args, pol, declared, validators, fetcher_oracles, skipped)
+    finally:
+        for v in validators.values():
+            v.close()
+        oracles.close_all(fetcher_oracles)
+
+
+def _hunt(args, pol, declared, validators, fetcher_oracles, skipped) -> int:
+    asker = hunt.Asker(validators, fetcher_oracles)
+    targets, decoy = pol.targets(), pol.decoy()
+    first = list(inputs.systematic(targets, decoy, args.seed))
+    guided_lines: list[str] = []
+    found = (_guided(args, declared, validators, fetcher_oracles, first, guided_lines)
+             if args.guided_seconds > 0 else [])
+    stream = itertools.chain(found, first, inputs.random_inputs(targets, decoy, args.seed))
+    print(f"hunting: {len(first):,} systematic inputs, then random ones, for {args.minutes:g} min "
+          f"({len(validators)} validators x {len(fetcher_oracles)} fetchers)", flush=True)
+    res = hunt.hunt(asker, pol, stream, args.minutes * 60, len(first), batch=args.batch)
+    res.guided = guided_lines
+    t0 = time.monotonic()
+    cells = {(v, f, cat): w for (v, f), c in res.cells.items() for cat, w in c.witnesses.items()}
+    best, rounds = hunt.minimize(asker, pol, cells, seconds=MINIMIZE_SECONDS)
+    print(f"minimized {len(best)} witnesses in {rounds} rounds, {time.monotonic() - t0:.0f} s", flush=True)
+
+    history, hist_witness = [], {}
+    for old, new in _history_pairs(declared, validators):
+        hcells = hunt.history(asker, pol, res.inputs, old, new, seconds=MINIMIZE_SECONDS / 2)
+        hist_witness.update({c["witness"]: True for c in hcells.values() if "witness" in c})
+        still_n = sum(len(c.inputs) for (v, _), c in res.cells.items() if v == new)
+        history.append({"old": old, "new": new, "cells": hcells, "still": still_n})
+    res.seconds["minimize"] = time.monotonic() - t0
+
+    run_cells, witnesses, filed = {}, {}, []
+    by_name = {d.name: d for d in declared}
+    for (v, f), c in res.cells.items():
+        per_cat = {cat: best[(v, f, cat)] for cat in c.witnesses}
+        w = min(per_cat.values(), key=lambda s: (len(s), s))
+        run_cells[(v, f)] = {"count": len(c.inputs), "categories": c.categories, "witness": w,
+                             "destination": asker.dests[f][w].show(),
+                             "witnesses": {cat: {"witness": x, "destination": asker.dests[f][x].show()}
+                                           for cat, x in sorted(per_cat.items())}}
+        for x in per_cat.values():
+            witnesses.setdefault(x, None)
+    asker.ask(list(witnesses) + list(hist_witness), validators=[])
+    for w in list(witnesses) + list(hist_witness):
+        witnesses[w] = {f: _shown(pol, asker.dests[f][w]) for f in fetcher_oracles}
+    if not args.no_file:
+        per_vw: dict[tuple[str, str], dict] = {}
+        for (v, f), c in run_cells.items():
+            for per in c["witnesses"].values():
+                w = per["witness"]
+                d = asker.dests[f][w]
+                per_vw.setdefault((v, w), {})[f] = {"host": d.host, "destination": d.show(),
+                                                     "category": pol.denied(d), "version": fetcher_oracles[f].version}
+        for (v, w), fs in per_vw.items():
+            path = regress.file(v, by_name[v].base if v in by_name else None, validators[v].version, w, fs,
+                                list(pol.categories))
+            if path:
+                filed.append(str(path))
+    found_bad = any(v.findings for v in validators.values())
+    run = report.Run(
+        validators={n: {"version": v.version, "what": v.describe, "counts": dict(v.counts),
+                        "findings": list(v.findings), "incidents": list(v.incidents)} for n, v in validators.items()},
+        fetchers={n: {"version": o.version, "resolver": fetchers.resolver_of(n),
+                      "language": oracles.REGISTRY[n].language} for n, o in fetcher_oracles.items()},
+        skipped=skipped, policy=_policy_text(pol), seed=args.seed, minutes=args.minutes,
+        inputs=len(res.inputs), systematic=res.systematic, seconds=res.seconds, cells=run_cells,
+        witnesses=witnesses, history=history, filed=filed, guided=res.guided)
+    print(report.terminal(run))
+    paths = report.write(run, args.out)
+    print(f"report: {paths[0]} (and {', '.join(p.name for p in paths[1:])}); "
+          f"{len(filed)} new regress entries in corpus/ssrf/regress/")
+    for name, v in validators.items():
+        if v.findings:
+            cls, what, inp, reason = v.findings[0]
+            print(f"validator {name}: {len(v.findings)} findings ({cls}), first on {inp[:60]!r}: {reason[:100]}")
+    return 1 if found_bad else 0
+
+
+def _guided(args, declared, validators, fetcher_oracles, seeds: list[str], lines_out: list[str]) -> list[str]:
+    """Run :mod:`urlwb.ssrf.guided` for each Python validator (shipped ``validators`` and
+    ``ipaddress`` at any release, and ``py:`` ones) against the in-process fetchers, for
+    ``--guided-seconds`` each; the bypasses it reports, to be asked of everyone."""
+    here = [n for n, o in fetcher_oracles.items() if not getattr(o, "runs_apart", False)]
+    jobs = []
+    for d in declared:
+        if d.name not in validators:
+            continue
+        if d.target:
+            jobs.append((d.name, d.target, {}))
+        elif d.base in ("validators", "ipaddress"):
+            jobs.append((d.name, d.base, {k: v for k, v in d.spec.env.items() if k == "URLWB_VALIDATOR_SITE"}))
+    if not jobs or not here:
+        return []
+    found: list[str] = []
+    work = corpus_store.work_root() / "ssrf" / "guided"
+    for name, target, env in jobs:
+        folder = work / name.replace("@", "-")
+        corpus = folder / "corpus"
+        corpus.mkdir(parents=True, exist_ok=True)
+        for s in seeds[:3000]:
+            data = s.encode("utf-8", "surrogatepass")
+            path = corpus / corpus_store.sha1(data)
+            if not path.exists():
+                path.write_bytes(data)
+        out = folder / "bypasses.jsonl"
+        out.write_text("", encoding="utf-8")
+        cmd = [sys.executable, "-m", "urlwb.ssrf.guided", target, str(out), str(corpus),
+               "--fetchers", ",".join(here), *(["--deny", args.deny] if args.deny else []),
+               *(["--allow", args.allow] if args.allow else []), "--",
+               f"-max_total_time={int(args.guided_seconds)}", "-timeout=10", "-rss_limit_mb=2048",
+               "-print_final_stats=1"]
+        print(f"guided: {name} under atheris for {args.guided_seconds:g} s against {', '.join(here)}", flush=True)
+        penv = {**os.environ, **env, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        try:
+            r = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, env=penv,
+                               timeout=args.guided_seconds + 120)
+        except subprocess.TimeoutExpired:
+            print(f"  {name}: the guided run did not end in time")
+            continue
+        stats = [x for x in r.stderr.splitlines() if x.startswith(("stat::number_of_executed_units", "#"))]
+        lines = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines() if x.strip()]
+        found += [x["input"] for x in lines]
+        execs = next((x.split(":")[-1].strip() for x in stats if "number_of_executed_units" in x), "?")
+        said = (f"{name}: {execs} executions in {args.guided_seconds:g} s, {len(lines)} bypass inputs "
+                f"(atheris, {target} instrumented; fetchers {', '.join(here)}; status {r.returncode})")
+        lines_out.append(said)
+        print("  " + said, flush=True)
+    return found
+
+
+def _shown(pol, dest) -> str:
+    why = pol.denied(dest)
+    return dest.show() + (f"  DENIED ({why})" if why else "")
+
+
+def _policy_text(pol: policy.Policy) -> str:
+    parts = list(pol.categories) + list(pol.names) + [str(n) for n in pol.networks]
+    text = ", ".join(parts) or "nothing"
+    if pol.allow_names is not None:
+        text += "; allowed only: " + ", ".join(list(pol.allow_names) + [str(n) for n in pol.allow_networks])
+    return text

@@ -1,0 +1,108 @@
+"""A shipped validator at another release: ``--validator ip@1.1.8`` installs that release of its
+package into a cache outside the checkout, once, and runs the shipped adapter against it.
+
+Cache: ``$URLWB_CACHE/validators/<package>/<version>/`` (default ``~/.cache/urlwb``); an install
+goes to a temporary folder beside it and is renamed into place when complete, so a folder there
+is whole. npm packages: ``npm install --prefix DIR PACKAGE@VERSION``, and a copy of the adapter in
+DIR (Node resolves the package from the adapter's own folder). PyPI packages: ``pip install
+--target DIR/site PACKAGE==VERSION``, handed to the adapter as ``URLWB_VALIDATOR_SITE``. A
+version that does not resolve is a one-line UsageError. Only validators whose package comes from
+npm or PyPI have other releases (:data:`PACKAGES`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from urlwb.errors import UsageError
+from urlwb.oracles import manifests
+
+#: shipped validator -> (registry, package)
+PACKAGES = {
+    "ip": ("npm", "ip"), "ip-url-parse": ("npm", "ip"), "private-ip": ("npm", "private-ip"),
+    "private-ip-url-parse": ("npm", "private-ip"), "is-localhost-ip": ("npm", "is-localhost-ip"),
+    "validators": ("pypi", "validators"),
+}
+VERSION = re.compile(r"[0-9][0-9A-Za-z.+-]*\Z")
+#: seconds an install may take
+TIMEOUT = 300
+
+
+def cache_root() -> pathlib.Path:
+    return pathlib.Path(os.environ.get("URLWB_CACHE") or pathlib.Path.home() / ".cache" / "urlwb") / "validators"
+
+
+def folder(package: str, version: str) -> pathlib.Path:
+    return cache_root() / package / version
+
+
+def installed(name: str, version: str) -> pathlib.Path | None:
+    """The cache folder of ``name`` at ``version`` if it is installed, else None."""
+    registry, package = PACKAGES[name]
+    path = folder(package, version)
+    return path if (path / ".installed").is_file() else None
+
+
+def _run(cmd: list[str], what: str) -> None:
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise UsageError(f"{what}: the install did not finish in {TIMEOUT} s") from None
+    except OSError as exc:
+        raise UsageError(f"{what}: {cmd[0]} cannot run ({exc.strerror or exc})") from None
+    if r.returncode != 0:
+        lines = [x.strip() for x in (r.stderr or r.stdout).splitlines() if x.strip() and "WARN" not in x]
+        said = next((x for key in ("No matching", "404", "ERROR", "error") for x in lines if key in x),
+                    lines[-1] if lines else "")
+        raise UsageError(f"{what}: does not resolve or does not install ({said[:200]})")
+
+
+def install(name: str, version: str, adapter: pathlib.Path, progress=print) -> pathlib.Path:
+    """The cache folder of ``name`` (a key of :data:`PACKAGES`) at ``version``, installed now if
+    it is not there; UsageError (one line) when the version does not resolve."""
+    if name not in PACKAGES:
+        raise UsageError(f"--validator {name}@{version}: {name} has no other releases here "
+                         f"(npm and PyPI validators only: {', '.join(PACKAGES)})")
+    if not VERSION.match(version):
+        raise UsageError(f"--validator {name}@{version}: a version is an exact release such as 1.1.8")
+    done = installed(name, version)
+    if done:
+        return done
+    registry, package = PACKAGES[name]
+    final = folder(package, version)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix=f".{version}.", dir=final.parent))
+    progress(f"installing {package}@{version} from {registry} into {final}")
+    try:
+        if registry == "npm":
+            _run(["npm", "install", "--prefix", str(tmp), "--no-audit", "--no-fund", "--loglevel=error",
+                  f"{package}@{version}"], f"npm {package}@{version}")
+            shutil.copy2(adapter, tmp / adapter.name)
+        else:
+            _run([sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                  "--target", str(tmp / "site"), f"{package}=={version}"], f"PyPI {package}=={version}")
+        (tmp / ".installed").write_text(f"{package} {version}\n", encoding="utf-8")
+        if final.exists():
+            shutil.rmtree(final)
+        os.replace(tmp, final)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    return final
+
+
+def versioned_spec(spec: manifests.Spec, name: str, version: str, where: pathlib.Path) -> manifests.Spec:
+    """The shipped ``spec`` run against the release installed in ``where``."""
+    registry, _ = PACKAGES[name]
+    if registry == "npm":
+        command = [spec.command[0], str(where / "adapter.mjs"), *spec.command[2:]]
+        return dataclasses.replace(spec, command=command, cwd=where, source="version", unready=None)
+    return dataclasses.replace(spec, env={**spec.env, "URLWB_VALIDATOR_SITE": str(where / "site")},
+                               source="version", unready=None)

@@ -1,0 +1,50 @@
+"""Bypass findings as regress entries: ``corpus/ssrf/regress/<sha1>`` holds the witness, its
+sidecar (``<sha1>.json``, the fields ``urlwb.corpus_store`` requires) the validator's name and
+version and, per fetcher, the destination it computed and the policy category it broke.
+
+One entry per (validator at its version, witness): the file name is the SHA-1 of
+``NAME@VERSION`` NUL witness, so that two validators with the same witness file two entries. An
+entry already there is left as it is (its ``first_seen`` stays). Both files are written
+atomically (:func:`urlwb.corpus_store.atomic_write`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pathlib
+
+from urlwb import corpus_store
+
+TARGET = "ssrf"
+
+
+def folder() -> pathlib.Path:
+    return corpus_store.regress_dir(TARGET)
+
+
+def entry_name(validator: str, version: str, witness: str) -> str:
+    return hashlib.sha1(f"{validator}@{version}\0{witness}".encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def file(validator: str, base: str | None, version: str, witness: str, fetchers: dict[str, dict],
+         categories: list[str]) -> pathlib.Path | None:
+    """File one bypass; its path, or None when it is filed already."""
+    name = entry_name(validator, version, witness)
+    path = folder() / name
+    if path.exists() and corpus_store.sidecar_path(path).exists():
+        return None
+    shown = ", ".join(f"{f} connects to {d['destination']} ({d['category']})" for f, d in sorted(fetchers.items()))
+    meta = {"target": TARGET, "sha1": name, "signature": f"ssrf:{validator}@{version}:{name[:12]}",
+            "kind": "invariant",
+            "invariant": f"{validator} {version} allows {witness!r}; {shown}"[:2000],
+            "first_seen": corpus_store.now(), "status": "open", "note": "",
+            "input": witness, "validator": validator, "validator_base": base, "validator_version": version,
+            "deny": categories, "fetchers": fetchers}
+    corpus_store.atomic_write(path, witness.encode("utf-8", "surrogatepass"))
+    corpus_store.write_sidecar(path, meta)
+    return path
+
+
+def entries() -> list[tuple[pathlib.Path, dict]]:
+    """Every filed bypass and its sidecar (validated by corpus_store)."""
+    return [(e.path, e.sidecar) for e in corpus_store.iter_regress(TARGET) if e.sidecar]

@@ -1,0 +1,190 @@
+"""Validators: predicates on URLs (allow or deny), as programs speaking the oracle protocol's
+kind ``validator`` (``urlwb/oracles/PROTOCOL.md``, "Validators") under the supervisor, or as a
+``py:package.module:function`` in process.
+
+Every answer becomes a :class:`Verdict`. Only ``{"id", "allow": true}`` allows; ``allow: false``
+and ``error`` (the validator refused the input as it documents refusal) deny; a crash, a hang,
+a death or a line out of schema is a finding of the validator (``oracle-crashed``,
+``oracle-hung``, in :attr:`Validator.findings`) and denies nothing and allows nothing: the hunt
+goes on with the next input.
+
+A ``py:`` validator is called as ``fn(input) -> bool``: ``True`` allows, ``False`` denies,
+``ValueError`` denies with its message as the reason (validators commonly raise on a URL they
+cannot read, and the application then refuses it); any other exception, or a value that is not a
+bool, is a crash on that input. An in-process callable cannot be stopped, so it has no deadline.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import json
+from collections import Counter
+from typing import NamedTuple
+
+from urlwb import oracles
+from urlwb.oracles import manifests, protocol, supervisor
+
+
+class Verdict(NamedTuple):
+    """One validator's answer on one input. ``allow`` is True or False when it answered;
+    ``failure`` is set with ``allow`` False when it refused the input (``error``); ``crash`` (and
+    ``hung``) when it did not answer (a finding)."""
+
+    allow: bool | None
+    failure: bool = False
+    reason: str | None = None
+    crash: str | None = None
+    hung: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.crash is None
+
+
+ALLOW = Verdict(True)
+DENY = Verdict(False)
+
+
+def validator_answer(obj: dict) -> Verdict | None:
+    """An answer line as a Verdict (None: not applicable); SchemaError when out of schema."""
+    forms = [k for k in ("allow", *protocol.FORMS) if k in obj]
+    if len(forms) != 1:
+        raise protocol.SchemaError("a validator's answer has exactly one of: allow, error, not_applicable, crash"
+                                   + (f" (got {', '.join(forms)})" if forms else ""))
+    form = forms[0]
+    if form == "allow":
+        if not isinstance(obj["allow"], bool):
+            raise protocol.SchemaError(f"allow must be true or false, not {type(obj['allow']).__name__}")
+        reason = obj.get("reason")
+        if reason is not None and not isinstance(reason, str):
+            raise protocol.SchemaError("reason must be a string")
+        return Verdict(obj["allow"], reason=reason)
+    if not isinstance(obj[form], str):
+        raise protocol.SchemaError(f"{form} must be a string")
+    if form == "error":
+        return Verdict(False, failure=True, reason=obj["error"][:300])
+    if form == "crash":
+        return Verdict(None, crash=obj["crash"][:300])
+    return None
+
+
+def request_line(rid: int, input: str) -> bytes:
+    """A validator request, pure ASCII: ``{"id", "input"}``."""
+    return json.dumps({"id": rid, "input": input}).encode("ascii") + b"\n"
+
+
+def _from_supervisor(value) -> Verdict | None:
+    """The supervisor's own records (a death, a hang) as Verdicts."""
+    if value is None or isinstance(value, Verdict):
+        return value
+    return Verdict(None, crash=value.crash, hung=value.hung)
+
+
+class Validator:
+    """One validator: ``name`` (with ``@version`` when not the shipped pin), ``version``,
+    ``check_many(inputs) -> [Verdict or None]``, ``findings`` ((class, what, input, reason)),
+    ``incidents`` (one line each) and ``counts``."""
+
+    name: str = ""
+    version: str = "?"
+    describe: str = ""
+
+    def __init__(self):
+        self.findings: list[tuple[str, str, str, str]] = []
+        self.incidents: list[str] = []
+        self.given_up: str | None = None
+
+    def check_many(self, inputs: list[str]) -> list[Verdict | None]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+
+class SubprocessValidator(Validator):
+    """A validator program under :class:`urlwb.oracles.supervisor.Supervised`: its pipelining,
+    deadlines, restarts and findings, with answers held to :func:`validator_answer`."""
+
+    def __init__(self, spec: manifests.Spec, display: str | None = None):
+        super().__init__()
+        self.spec = spec
+        self.name = display or spec.name
+        self.sup = supervisor.Supervised(spec)
+        self.findings = self.sup.findings
+        self.incidents = self.sup.incidents
+
+    def ready(self) -> None:
+        self.sup.ready()
+        hello = self.sup.hello
+        if hello["kind"] != "validator":
+            self.sup.close()
+            raise oracles.Unavailable(f"its hello line says kind {hello['kind']!r}, not \"validator\"")
+        self.version = hello["version"]
+        self.describe = hello.get("validator") or hello.get("parser") or "?"
+
+    @property
+    def counts(self):
+        return self.sup.counts
+
+    def check_many(self, inputs):
+        limit = self.spec.max_input
+        payloads = [None if len(s) > limit else (s, lambda rid, s=s: request_line(rid, s)) for s in inputs]
+        out = [_from_supervisor(v) for v in self.sup.run(payloads, validator_answer)]
+        self.given_up = self.sup.given_up
+        return out
+
+    def close(self):
+        self.sup.close()
+
+
+class CallableValidator(Validator):
+    """``py:package.module:function``, called as ``fn(input) -> bool`` (module docstring)."""
+
+    def __init__(self, name: str, target: str):
+        super().__init__()
+        module_name, _, attr = target.partition(":")
+        try:
+            module = importlib.import_module(module_name)
+            fn = getattr(module, attr)
+        except ImportError as exc:
+            raise oracles.Unavailable(f"py:{target}: cannot import {module_name} ({exc})") from None
+        except AttributeError:
+            raise oracles.Unavailable(f"py:{target}: {module_name} has no {attr}") from None
+        if not callable(fn):
+            raise oracles.Unavailable(f"py:{target}: not callable")
+        self._fn = fn
+        self.name = name
+        self.version = str(getattr(fn, "version", getattr(module, "__version__", "?")))
+        self.describe = f"py:{target}"
+        self.counts: Counter = Counter()
+
+    def check_one(self, input: str) -> Verdict:
+        try:
+            got = self._fn(input)
+        except ValueError as exc:
+            return Verdict(False, failure=True, reason=f"ValueError: {exc}"[:300])
+        except Exception as exc:  # noqa: BLE001 - undocumented: the validator crashed on this input
+            return Verdict(None, crash=f"{type(exc).__name__}: {exc}"[:300])
+        if not isinstance(got, bool):
+            return Verdict(None, crash=f"out of schema: returned {type(got).__name__} {got!r:.80}, not a bool")
+        return Verdict(got)
+
+    def check_many(self, inputs):
+        out = []
+        for s in inputs:
+            v = self.check_one(s)
+            if v.crash:
+                self.findings.append(("oracle-crashed", "bad answer" if v.crash.startswith("out of schema")
+                                      else "raised", s, v.crash))
+                self.counts["crashed"] += 1
+            else:
+                self.counts["rejected" if v.failure else "answered"] += 1
+            out.append(v)
+        return out
+
+
+def with_version_path(spec: manifests.Spec, name: str, env: dict[str, str]) -> manifests.Spec:
+    """A shipped validator's spec, run against another release (``env`` tells its adapter
+    where that release is installed), named ``name`` in reports."""
+    return dataclasses.replace(spec, env={**spec.env, **env}, source="version")

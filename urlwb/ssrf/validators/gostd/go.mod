@@ -1,0 +1,3 @@
+module urlwb/ssrf/validators/go
+
+go 1.22

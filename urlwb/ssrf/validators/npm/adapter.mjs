@@ -1,0 +1,80 @@
+// npm SSRF validators behind the oracle protocol, kind "validator" (urlwb/oracles/PROTOCOL.md,
+// "Validators"): `node adapter.mjs NAME`, NAME one of VALIDATORS below. Each is the common shape
+// "read the URL's hostname, hand it to the package, deny what it flags":
+//   hostname: `new URL(input).hostname` (WHATWG), or legacy `url.parse(input).hostname` for the
+//             `-url-parse` variants; IPv6 brackets stripped; a URL that does not parse is "error".
+//   ip:              allow = !ip.isPrivate(host); a throw (ip 2.x throws on a name) is "error".
+//   private-ip:      allow = !isPrivateIp(host) (undefined for a name: allowed).
+//   is-localhost-ip: allow = !(await isLocalhost(host)); a name would be resolved by DNS: never
+//                    asked, answered "error" (deny), and dns.lookup is replaced by a refusal first.
+// The packages are resolved from this file's folder, so a copy of it beside another release's
+// node_modules (urlwb/ssrf/install.py) runs that release.
+import dns from "node:dns";
+import fs from "node:fs";
+import path from "node:path";
+import readline from "node:readline";
+import url from "node:url";
+
+const refuse = () => { throw new Error("DNS refused by the urlwb adapter"); };
+dns.lookup = refuse;
+dns.promises.lookup = refuse;
+
+const here = path.dirname(url.fileURLToPath(import.meta.url));
+const VALIDATORS = {
+  "ip": { pkg: "ip", reader: "whatwg" },
+  "ip-url-parse": { pkg: "ip", reader: "legacy" },
+  "private-ip": { pkg: "private-ip", reader: "whatwg" },
+  "private-ip-url-parse": { pkg: "private-ip", reader: "legacy" },
+  "is-localhost-ip": { pkg: "is-localhost-ip", reader: "whatwg" },
+};
+
+const name = process.argv[2];
+const chosen = VALIDATORS[name];
+if (!chosen) {
+  process.stderr.write(`usage: node adapter.mjs ${Object.keys(VALIDATORS).join("|")}\n`);
+  process.exit(2);
+}
+const mod = await import(chosen.pkg);
+const lib = mod.default ?? mod;
+const version = JSON.parse(fs.readFileSync(path.join(here, "node_modules", chosen.pkg, "package.json"), "utf8")).version;
+
+function hostname(input) {
+  const h = chosen.reader === "whatwg" ? new URL(input).hostname : url.parse(input).hostname;
+  if (h === null || h === undefined) throw new Error("no hostname");
+  return h.replace(/^\[(.*)\]$/, "$1");
+}
+
+const LOOKS_LIKE_IP = (h) => /^[0-9a-fA-F:.]+$/.test(h) || h.includes(":");
+
+async function judge(input) {
+  let host;
+  try {
+    host = hostname(input);
+  } catch (e) {
+    return { error: `hostname: ${e.message}` };
+  }
+  try {
+    if (chosen.pkg === "ip") return { allow: !lib.isPrivate(host) };
+    if (chosen.pkg === "private-ip") return { allow: !lib(host) };
+    if (!(await import("node:net")).isIP(host) && !LOOKS_LIKE_IP(host)) {
+      return { error: "a name: is-localhost-ip would resolve it by DNS (not asked)" };
+    }
+    return { allow: !(await lib(host)) };
+  } catch (e) {
+    return { error: `${e.name}: ${e.message}` };
+  }
+}
+
+process.stdout.write(JSON.stringify({
+  hello: "urlwb-oracle/1", name: process.env.URLWB_VALIDATOR_NAME || name, kind: "validator",
+  validator: `${chosen.pkg} ${chosen.reader === "whatwg" ? "(new URL(input).hostname)" : "(url.parse(input).hostname)"}`,
+  parser: chosen.pkg, language: "JavaScript", version, family: "other",
+}) + "\n");
+
+const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+for await (const line of rl) {
+  if (!line) continue;
+  const req = JSON.parse(line);
+  const answer = await judge(req.input);
+  process.stdout.write(JSON.stringify({ id: req.id, ...answer }) + "\n");
+}

@@ -44,6 +44,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "bench-fuzz": ("urlwb.bench_fuzz", "exec/s of each fuzz target on one core"),
     "compare-rev": ("urlwb.compare_rev", "the engine against its own version at a git revision"),
     "mutants": ("urlwb.mutants", "mutation testing of the engine: which wrong engines the checks notice"),
+    "reach": ("urlwb.reach.command", "how much of a parser's own code the inputs execute (its language's coverage tool)"),
+    "growth": ("urlwb.growth.command", "every parser's time on long inputs against the engine's (superlinear, hang)"),
 }
 
 

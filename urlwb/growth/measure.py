@@ -1,0 +1,126 @@
+"""The verdict on one parser and one shape: its time ratio t(10n)/t(n) against the engine's on
+the same two inputs, and the shortest repetition count that still shows it.
+
+Thresholds (:class:`Thresholds`), and why:
+
+- a linear parser's ratio is about 10 (the lengths are n and 10n); n log n gives about 13 at the
+  default lengths; a quadratic loop 100; a backtracking regex more, or no end (a hang);
+- ``least_ratio`` 20: twice linear, above n log n and above what noise does to a linear
+  parser's ratio on a loaded 2-core machine (the minimum of several runs is taken; the engine's
+  own ratios over every shape were measured between 4 and 13 here: ``urlwb growth --parsers
+  engine``);
+- ``factor`` 3 × the engine's ratio on the same inputs: where the engine itself is above linear
+  (its time at n is not yet dominated by the loop over the piece), a parser is held to that;
+- ``min_seconds`` 5 ms at 10n: below it, a round trip's noise (up to a millisecond or two on a
+  busy machine, after the tiny input's round trip is taken out) is of the size of the figure
+  itself; a linear parser at 10n of a few thousand pieces is mostly below it, which is why
+  the default lengths are what they are. Every flag must survive a second measurement.
+
+A parser that gives no answer within its deadline (the protocol's ``deadline``, or
+``IN_PROCESS_DEADLINE`` in the process) at either length is a "hang". Every flag is measured
+again before it counts (``confirm``), and its count is bisected down to the shortest that is
+still flagged (:func:`minimize`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from urlwb.growth.shapes import Shape
+
+HANG, SUPERLINEAR, LINEAR, FAST = "hang", "superlinear", "linear", "too fast to tell"
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    factor: float = 3.0
+    least_ratio: float = 20.0
+    min_seconds: float = 0.005
+
+    def limit(self, engine_ratio: float) -> float:
+        """The ratio above which a parser is superlinear, given the engine's."""
+        return max(self.least_ratio, self.factor * engine_ratio)
+
+
+@dataclass
+class Point:
+    """One parser, one shape, at ``count`` and ``count * scale`` repetitions."""
+
+    shape: Shape
+    count: int
+    scale: int
+    short: float | None
+    long: float | None
+    engine_short: float
+    engine_long: float
+    verdict: str = ""
+
+    @property
+    def ratio(self) -> float | None:
+        if self.short is None or self.long is None:
+            return None
+        return self.long / self.short
+
+    @property
+    def engine_ratio(self) -> float:
+        return self.engine_long / self.engine_short
+
+    def judge(self, th: Thresholds) -> str:
+        if self.short is None or self.long is None:
+            self.verdict = HANG
+        elif self.long < th.min_seconds:
+            self.verdict = FAST
+        elif self.ratio > th.limit(self.engine_ratio):
+            self.verdict = SUPERLINEAR
+        else:
+            self.verdict = LINEAR
+        return self.verdict
+
+    @property
+    def flagged(self) -> bool:
+        return self.verdict in (HANG, SUPERLINEAR)
+
+
+@dataclass
+class Probe:
+    """What measures: a parser's timer, the engine's, runs per figure, the thresholds. The
+    engine's times are kept per (shape, count): measured once a run."""
+
+    timer: object
+    engine: object
+    runs: int = 3
+    thresholds: Thresholds = field(default_factory=Thresholds)
+    _engine_times: dict = field(default_factory=dict)
+
+    def engine_time(self, shape: Shape, count: int) -> float:
+        key = (shape.name, count)
+        if key not in self._engine_times:
+            t = self.engine.time(shape.make(count), self.runs)
+            self._engine_times[key] = t if t is not None else float("inf")
+        return self._engine_times[key]
+
+    def point(self, shape: Shape, count: int, scale: int) -> Point:
+        tiny = shape.tiny()
+        short = self.timer.time(shape.make(count), self.runs, tiny)
+        long = None if short is None else self.timer.time(shape.make(count * scale), self.runs, tiny)
+        p = Point(shape, count, scale, short, long, self.engine_time(shape, count),
+                  self.engine_time(shape, count * scale))
+        p.judge(self.thresholds)
+        return p
+
+    def confirm(self, p: Point) -> Point:
+        """``p`` measured again: a flag counts only when it is flagged twice."""
+        return self.point(p.shape, p.count, p.scale)
+
+    def minimize(self, p: Point) -> Point:
+        """The flagged point at the shortest count (bisection on the repetition count, between 1
+        and ``p.count``), assuming a longer run of the piece is never less flagged."""
+        lo, hi, best = 0, p.count, p
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            q = self.point(p.shape, mid, p.scale)
+            if q.flagged:
+                hi, best = mid, q
+            else:
+                lo = mid
+        return best

@@ -24,7 +24,8 @@ TARGET = "growth"
 
 
 def signature(parser: str, p: Point) -> str:
-    return f"{p.verdict}:{parser}:{p.shape.name}"
+    """One entry per parser and class: the shapes are most likely one cause."""
+    return f"{p.verdict}:{parser}"
 
 
 def _fmt(t: float | None) -> str:
@@ -38,9 +39,11 @@ def describe(parser: str, p: Point) -> str:
             f"{_fmt(p.engine_short)} and {_fmt(p.engine_long)} (ratio {p.engine_ratio:.1f})")
 
 
-def file(parser: str, version: str, language: str, p: Point, found: Point) -> pathlib.Path | None:
-    """File the minimized point ``p`` (``found``: where it was first flagged); its path, or None
-    when the same parser and shape is filed already."""
+def file(parser: str, version: str, language: str, p: Point, found: Point,
+         others: dict | None = None) -> pathlib.Path | None:
+    """File the minimized point ``p`` (``found``: where it was first flagged; ``others``: the
+    other shapes flagged with the same class, and their ratios); its path, or None when the same
+    parser and class is filed already."""
     data = encode_case(p.shape.make(p.count * p.scale), None)
     extra = {
         "class": p.verdict, "parser": parser, "version": version, "language": language,
@@ -48,6 +51,7 @@ def file(parser: str, version: str, language: str, p: Point, found: Point) -> pa
         "suffix": p.shape.suffix, "source": p.shape.source, "count": p.count, "scale": p.scale,
         "ratio": p.ratio, "engine_ratio": p.engine_ratio,
         "found_at": {"count": found.count, "ratio": found.ratio, "engine_ratio": found.engine_ratio},
+        "other_shapes": others or {},
         "input": p.shape.make(min(p.count, 8)) + ("…" if p.count > 8 else ""),
         "base": None,
     }

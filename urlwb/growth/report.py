@@ -39,6 +39,10 @@ def _ratio(p) -> str:
     return f"**{text}**" if p.flagged else text
 
 
+def _others(others: dict) -> str:
+    return ", ".join(f"{k} ({'hang' if v is None else f'{v:.0f}'})" for k, v in others.items()) or "none"
+
+
 def markdown(res: GrowthResult, title: str = "Time on long inputs") -> str:
     th = res.thresholds
     lines = [f"# {title}", "",
@@ -55,15 +59,15 @@ def markdown(res: GrowthResult, title: str = "Time on long inputs") -> str:
     if not found:
         lines.append("None above the threshold.")
     else:
-        lines += ["| class | parser | version | shape | minimized: count, ms, ratio | engine ratio | filed |",
-                  "|---|---|---|---|---|---|---|"]
+        lines += ["| class | parser | version | shape | minimized: count, ms, ratio | engine ratio | other shapes flagged | filed |",
+                  "|---|---|---|---|---|---|---|---|"]
         for row, f in found:
             m = f.minimized
             filed = f"`{f.path}`" if f.path else ("already filed" if f.duplicate else "not filed")
             lines.append(f"| {m.verdict} | {row.name} | {_cell(row.version)} | {m.shape.name} "
                          f"({_code(m.shape.make(2))}) | {m.count:,} / {m.count * m.scale:,}: "
                          f"{_ms(m.short)} / {_ms(m.long)} ms, {_ratio(m)} | "
-                         f"{m.engine_ratio:.1f} | {filed} |")
+                         f"{m.engine_ratio:.1f} | {_others(f.others)} | {filed} |")
     lines += ["", "## Parsers", "",
               "| parser | language | version | shapes | worst shape | ms at n / 10n | ratio | engine ratio | seconds |",
               "|---|---|---|---|---|---|---|---|---|"]
@@ -110,6 +114,7 @@ def summary(res: GrowthResult) -> dict:
         "thresholds": vars(res.thresholds), "engine": res.engine_version,
         "findings": [{"class": f.minimized.verdict, "parser": r.name, "version": r.version,
                       "shape": f.minimized.shape.name, "count": f.minimized.count,
+                      "other_shapes": f.others,
                       "ratio": f.minimized.ratio, "engine_ratio": f.minimized.engine_ratio,
                       "filed": f.path} for r, f in res.findings],
         "parsers": {r.name: {"version": r.version, "skipped": r.skipped, "shapes": len(r.points),

@@ -26,6 +26,8 @@ class Finding:
     minimized: Point      # the shortest count still flagged
     path: str | None      # where it was filed; None when filed already (or not filing)
     duplicate: bool = False
+    #: the other shapes flagged with the same class, and their ratios (None: hung)
+    others: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -113,15 +115,12 @@ def _measure_parser(row: Row, shapes, count, scale, runs, thresholds, engine_tim
                 again = probe.confirm(p)
                 if again.flagged:
                     log(f"  {row.name}: {p.verdict} on {shape.name!r} (ratio "
-                        f"{_r(p.ratio)} against the engine's {p.engine_ratio:.1f}); minimizing")
-                    small = probe.minimize(again)
-                    path = filing.file(row.name, row.version, row.language, small, again) if file else None
-                    row.findings.append(Finding(again, small, str(path) if path else None,
-                                                duplicate=file and path is None))
+                        f"{_r(p.ratio)} against the engine's {p.engine_ratio:.1f})")
                     p = again
                 else:
                     p.verdict += " once (not confirmed)"
             row.points.append(p)
+        _file_worst(row, probe, file, log)
     finally:
         timer.close()
         row.seconds = time.monotonic() - t0
@@ -130,6 +129,24 @@ def _measure_parser(row: Row, shapes, count, scale, runs, thresholds, engine_tim
         f"{len(row.findings)} flagged, worst ratio {_r(worst.ratio if worst else None)}"
         f"{' (' + worst.shape.name + ')' if worst else ''}, {row.seconds:.1f} s"
         + (f"; {row.unmeasured} shapes not measured (time)" if row.unmeasured else ""))
+
+
+def _file_worst(row: Row, probe: Probe, file: bool, log) -> None:
+    """One finding per parser and class (a parser slow on twelve shapes is most likely slow for
+    one reason): the worst confirmed point of each class (a hang first, else the highest
+    ratio), minimized and filed, the other flagged shapes named in its sidecar."""
+    for verdict in ("hang", "superlinear"):
+        flagged = [p for p in row.points if p.verdict == verdict]
+        if not flagged:
+            continue
+        worst = max(flagged, key=lambda p: p.ratio or float("inf"))
+        log(f"  {row.name}: minimizing {verdict} on {worst.shape.name!r}"
+            f" ({len(flagged) - 1} other shapes flagged)")
+        small = probe.minimize(worst)
+        others = {p.shape.name: p.ratio for p in flagged if p is not worst}
+        path = filing.file(row.name, row.version, row.language, small, worst, others) if file else None
+        row.findings.append(Finding(worst, small, str(path) if path else None,
+                                    duplicate=file and path is None, others=others))
 
 
 def _r(x: float | None) -> str:

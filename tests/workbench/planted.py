@@ -51,6 +51,26 @@ def backtracking(input: str, base: str | None = None) -> dict:
     return _answer(scheme, user, host, path, input)
 
 
-for _f in (linear, quadratic_at, backtracking):
+def linear_slow(input: str, base: str | None = None) -> dict:
+    """Linear, but slow enough (a Python loop over the input, 100 times) that its time at the
+    longer length is above the growth round's floor: its ratio is judged, not waved through."""
+    for _ in range(100):
+        for c in input:
+            if c == "\x00":
+                break
+    return linear(input, base)
+
+
+#: a run of '@' read as one or two at a time: the ways to split it grow as Fibonacci's numbers,
+#: and each is tried when the 'h' that follows is not followed by the end
+_EXPONENTIAL = re.compile(r"(?:@|@@)+h$")
+
+
+def exponential(input: str, base: str | None = None) -> dict:
+    _EXPONENTIAL.search(input)
+    return linear(input, base)
+
+
+for _f in (linear, quadratic_at, backtracking, linear_slow, exponential):
     _f.version = "planted"
     _f.base = False

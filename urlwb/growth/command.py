@@ -104,13 +104,15 @@ def run(args) -> int:
     return 1 if res.findings else 0
 
 
-def growth_round(out_dir: pathlib.Path, seconds: float) -> dict:
+def growth_round(out_dir: pathlib.Path, seconds: float, names: list[str] | None = None) -> dict:
     """The campaign's round: every available parser but the browsers, at CAMPAIGN_LENGTHS, two
     runs per figure, within ``seconds`` (each parser an even share of what is left; the shapes
     it has no time for are counted in the report). Findings are filed. Returns {"markdown",
-    "summary"} and writes them into ``out_dir/growth/``."""
+    "summary"} and writes them into ``out_dir/growth/``. ``names``: the parsers (default every
+    registered one but the browsers)."""
     t0 = time.monotonic()
-    names = [n for n in oracles.REGISTRY if n not in CAMPAIGN_LEAVES_OUT]
+    if names is None:
+        names = [n for n in oracles.REGISTRY if n not in CAMPAIGN_LEAVES_OUT]
     a, b = CAMPAIGN_LENGTHS
     res = survey(names, count=a, scale=b // a, runs=2, seconds=seconds,
                  log=lambda line: print(line, flush=True))

@@ -18,8 +18,9 @@ Thresholds (:class:`Thresholds`), and why:
 
 A parser that gives no answer within its deadline (the protocol's ``deadline``, or
 ``IN_PROCESS_DEADLINE`` in the process) at either length is a "hang". Every flag is measured
-again before it counts (``confirm``), and its count is bisected down to the shortest that is
-still flagged (:func:`minimize`).
+again before it counts (``confirm``), then at twice the longer length (:meth:`Probe.doubling`:
+its time must more than double, by ``DOUBLING``), and its count is bisected down to the
+shortest that is still flagged (:meth:`Probe.minimize`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,10 @@ from dataclasses import dataclass, field
 from urlwb.growth.shapes import Shape
 
 HANG, SUPERLINEAR, LINEAR, FAST = "hang", "superlinear", "linear", "too fast to tell"
+#: the least t(2L)/t(L) of a confirmed flag: linear is 2, quadratic 4
+DOUBLING = 2.5
+#: runs per figure of the checks of a flag (confirm, doubling)
+CHECK_RUNS = 5
 
 
 @dataclass(frozen=True)
@@ -54,6 +59,8 @@ class Point:
     engine_short: float
     engine_long: float
     verdict: str = ""
+    #: after the doubling check: (t(2L)/t(L) or None for a hang, the engine's)
+    doubled: tuple | None = None
 
     @property
     def ratio(self) -> float | None:
@@ -99,18 +106,37 @@ class Probe:
             self._engine_times[key] = t if t is not None else float("inf")
         return self._engine_times[key]
 
-    def point(self, shape: Shape, count: int, scale: int) -> Point:
+    def point(self, shape: Shape, count: int, scale: int, runs: int | None = None) -> Point:
         tiny = shape.tiny()
-        short = self.timer.time(shape.make(count), self.runs, tiny)
-        long = None if short is None else self.timer.time(shape.make(count * scale), self.runs, tiny)
+        runs = runs or self.runs
+        short = self.timer.time(shape.make(count), runs, tiny)
+        long = None if short is None else self.timer.time(shape.make(count * scale), runs, tiny)
         p = Point(shape, count, scale, short, long, self.engine_time(shape, count),
                   self.engine_time(shape, count * scale))
         p.judge(self.thresholds)
         return p
 
     def confirm(self, p: Point) -> Point:
-        """``p`` measured again: a flag counts only when it is flagged twice."""
-        return self.point(p.shape, p.count, p.scale)
+        """``p`` measured again, with CHECK_RUNS runs at least (a JVM's garbage collections make
+        one input's time vary by 2x between runs: measured on OkHttp): a flag counts only when
+        it is flagged twice."""
+        return self.point(p.shape, p.count, p.scale, max(self.runs, CHECK_RUNS))
+
+    def doubling(self, p: Point) -> tuple[float | None, float, bool]:
+        """The second check of a flag: t(2L)/t(L) at the longer length L, against the engine's;
+        a superlinear parser's time more than doubles when the input doubles (a quadratic one
+        quadruples), where a step in a round trip's cost (a browser's batch that turns slower
+        past some size, then stays flat: measured on Firefox) does not. (ratio or None for a
+        hang, the engine's ratio, passed): passed when above max(DOUBLING, 1.25 × the
+        engine's)."""
+        long = p.count * p.scale
+        tiny = p.shape.tiny()
+        t2 = self.timer.time(p.shape.make(2 * long), max(self.runs, CHECK_RUNS), tiny)
+        e1, e2 = self.engine_time(p.shape, long), self.engine_time(p.shape, 2 * long)
+        if p.long is None or t2 is None:
+            return None, e2 / e1, True
+        ratio = t2 / p.long
+        return ratio, e2 / e1, ratio > max(DOUBLING, 1.25 * e2 / e1)
 
     def minimize(self, p: Point) -> Point:
         """The flagged point at the shortest count (bisection on the repetition count, between 1

@@ -36,6 +36,8 @@ def _ratio(p) -> str:
     if p.ratio is None:
         return "**hang**" if p.verdict == HANG else "hang once (not confirmed)"
     text = f"{p.ratio:.1f}"
+    if "not confirmed" in p.verdict:
+        return text + "†"
     return f"**{text}**" if p.flagged else text
 
 
@@ -84,7 +86,8 @@ def markdown(res: GrowthResult, title: str = "Time on long inputs") -> str:
                      f"{worst.shape.name} | {_ms(worst.short)} / {_ms(worst.long)} | {_ratio(worst)} | "
                      f"{worst.engine_ratio:.1f} | {row.seconds:.1f} |")
     lines += ["", "## Every ratio", "", "t(10n)/t(n) per parser and shape (— not measured); "
-              "*italic*: below the time floor, too fast to tell.", ""]
+              "*italic*: below the time floor, too fast to tell; † above the limit once, not confirmed "
+              "(measured again, or at 20n).", ""]
     names = [r.name for r in res.rows if r.points]
     lines.append("| shape | engine | " + " | ".join(names) + " |")
     lines.append("|---|---|" + "---|" * len(names))

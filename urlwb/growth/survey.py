@@ -15,7 +15,7 @@ from urlwb import oracles
 from urlwb.growth import filing
 from urlwb.growth.measure import Point, Probe, Thresholds
 from urlwb.growth.shapes import SHAPES, Shape
-from urlwb.growth.timing import InProcessTimer, timer_for
+from urlwb.growth.timing import IN_PROCESS_DEADLINE, InProcessTimer, timer_for
 
 REFERENCE = "engine"
 
@@ -62,10 +62,13 @@ class GrowthResult:
 def survey(names: list[str], *, count: int = 1000, scale: int = 10, runs: int = 3,
            thresholds: Thresholds = Thresholds(), shapes: list[Shape] | None = None,
            seconds: float | None = None, file: bool = True,
+           deadline: float = IN_PROCESS_DEADLINE, minimize: bool = True,
            log: Callable[[str], None] = print) -> GrowthResult:
     """Measure each parser of ``names`` (the engine is the reference, not a subject) on each
     shape at ``count`` and ``count * scale``; within ``seconds`` if given (each parser gets an
-    even share of what is left; shapes it has no time for are counted, not measured)."""
+    even share of what is left; shapes it has no time for are counted, not measured).
+    ``deadline``: seconds an in-process parse may take before it is a hang; ``minimize``
+    False: a flag is filed at the count it was found at (no bisection)."""
     t0 = time.monotonic()
     shapes = list(shapes or SHAPES)
     started, skipped = oracles.load([REFERENCE])
@@ -85,7 +88,7 @@ def survey(names: list[str], *, count: int = 1000, scale: int = 10, runs: int = 
                 row.skipped, row.unmeasured = "no time left in the round", len(shapes)
                 continue
             _measure_parser(row, shapes, count, scale, runs, thresholds, engine_timer,
-                            engine_times, share, file, log)
+                            engine_times, share, file, deadline, minimize, log)
     finally:
         engine_timer.close()
     result.seconds = time.monotonic() - t0
@@ -93,7 +96,7 @@ def survey(names: list[str], *, count: int = 1000, scale: int = 10, runs: int = 
 
 
 def _measure_parser(row: Row, shapes, count, scale, runs, thresholds, engine_timer, engine_times,
-                    share, file, log) -> None:
+                    share, file, deadline, minimize, log) -> None:
     t0 = time.monotonic()
     started, skipped = oracles.load([row.name])
     if row.name not in started:
@@ -103,7 +106,7 @@ def _measure_parser(row: Row, shapes, count, scale, runs, thresholds, engine_tim
     oracle = started[row.name]
     row.version = oracle.version
     row.language = getattr(oracle, "language", row.language)
-    timer = timer_for(row.name, oracle)
+    timer = timer_for(row.name, oracle, deadline)
     probe = Probe(timer, engine_timer, runs, thresholds, engine_times)
     try:
         for k, shape in enumerate(shapes):
@@ -113,14 +116,20 @@ def _measure_parser(row: Row, shapes, count, scale, runs, thresholds, engine_tim
             p = probe.point(shape, count, scale)
             if p.flagged:
                 again = probe.confirm(p)
-                if again.flagged:
+                doubled, engine_doubled, passed = probe.doubling(again) if again.flagged else (None, 0.0, False)
+                if again.flagged and passed:
                     log(f"  {row.name}: {p.verdict} on {shape.name!r} (ratio "
-                        f"{_r(p.ratio)} against the engine's {p.engine_ratio:.1f})")
+                        f"{_r(again.ratio)} against the engine's {again.engine_ratio:.1f}; "
+                        f"doubled: {_r(doubled)}, the engine {engine_doubled:.1f})")
+                    again.doubled = (doubled, engine_doubled)
                     p = again
+                elif again.flagged:
+                    p.verdict += (f" at n and 10n, not at 20n (t(20n)/t(10n) {_r(doubled)}, "
+                                  f"the engine's {engine_doubled:.1f}): not confirmed")
                 else:
                     p.verdict += " once (not confirmed)"
             row.points.append(p)
-        _file_worst(row, probe, file, log)
+        _file_worst(row, probe, file, minimize, log)
     finally:
         timer.close()
         row.seconds = time.monotonic() - t0
@@ -131,7 +140,7 @@ def _measure_parser(row: Row, shapes, count, scale, runs, thresholds, engine_tim
         + (f"; {row.unmeasured} shapes not measured (time)" if row.unmeasured else ""))
 
 
-def _file_worst(row: Row, probe: Probe, file: bool, log) -> None:
+def _file_worst(row: Row, probe: Probe, file: bool, minimize: bool, log) -> None:
     """One finding per parser and class (a parser slow on twelve shapes is most likely slow for
     one reason): the worst confirmed point of each class (a hang first, else the highest
     ratio), minimized and filed, the other flagged shapes named in its sidecar."""
@@ -142,7 +151,7 @@ def _file_worst(row: Row, probe: Probe, file: bool, log) -> None:
         worst = max(flagged, key=lambda p: p.ratio or float("inf"))
         log(f"  {row.name}: minimizing {verdict} on {worst.shape.name!r}"
             f" ({len(flagged) - 1} other shapes flagged)")
-        small = probe.minimize(worst)
+        small = probe.minimize(worst) if minimize else worst
         others = {p.shape.name: p.ratio for p in flagged if p is not worst}
         path = filing.file(row.name, row.version, row.language, small, worst, others) if file else None
         row.findings.append(Finding(worst, small, str(path) if path else None,

@@ -103,3 +103,12 @@ def test_the_command_writes_its_report(tmp_path, capsys):
     md = (tmp_path / "report.md").read_text(encoding="utf-8")
     assert "| urllib |" in md and "php-parse-url" in md and "Functions never entered" in md
     assert (tmp_path / "report.html").exists() and (tmp_path / "summary.json").exists()
+
+
+def test_ruby_reach():
+    _skip_unless_ready("ruby-uri-rfc3986")
+    r = command.measure_one("ruby-uri-rfc3986", ITEMS)
+    assert "uri/rfc3986_parser.rb" in r.files
+    assert "RFC3986_Parser#parse" in _entered(r) or "RFC3986_Parser#split" in _entered(r)
+    # a method never called is not entered, though its `def` line ran at load
+    assert any(f.name.endswith("#inspect") for f in r.never_entered())

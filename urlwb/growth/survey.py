@@ -63,10 +63,12 @@ def survey(names: list[str], *, count: int = 1000, scale: int = 10, runs: int = 
            thresholds: Thresholds = Thresholds(), shapes: list[Shape] | None = None,
            seconds: float | None = None, file: bool = True,
            deadline: float = IN_PROCESS_DEADLINE, minimize: bool = True,
+           least_share: float = 0.0,
            log: Callable[[str], None] = print) -> GrowthResult:
     """Measure each parser of ``names`` (the engine is the reference, not a subject) on each
     shape at ``count`` and ``count * scale``; within ``seconds`` if given (each parser gets an
     even share of what is left; shapes it has no time for are counted, not measured).
+    ``least_share``: seconds a parser gets at least (then the last ones get none).
     ``deadline``: seconds an in-process parse may take before it is a hang; ``minimize``
     False: a flag is filed at the count it was found at (no bisection)."""
     t0 = time.monotonic()
@@ -83,8 +85,9 @@ def survey(names: list[str], *, count: int = 1000, scale: int = 10, runs: int = 
             entry = oracles.REGISTRY[name]
             row = Row(name, entry.language, "?")
             result.rows.append(row)
-            share = None if seconds is None else (seconds - (time.monotonic() - t0)) / (len(subjects) - i)
-            if share is not None and share <= 0:
+            left = None if seconds is None else seconds - (time.monotonic() - t0)
+            share = None if left is None else max(least_share, left / (len(subjects) - i))
+            if left is not None and left <= 0:
                 row.skipped, row.unmeasured = "no time left in the round", len(shapes)
                 continue
             _measure_parser(row, shapes, count, scale, runs, thresholds, engine_timer,

@@ -1,10 +1,12 @@
 """A parser's own reach: how much of a foreign parser's code a set of inputs executes, measured by
-its language's own coverage tool (coverage.py, ``go build -cover``, JaCoCo, V8's block coverage).
+its language's own coverage tool (coverage.py, ``go build -cover``, JaCoCo, V8's block coverage,
+Ruby's ``Coverage``).
 
 Owns ``urlwb reach`` (:mod:`urlwb.reach.command`): the inputs (:mod:`~urlwb.reach.inputs`), what
 is measured of each parser (:mod:`~urlwb.reach.targets`), one module per tool
 (:mod:`~urlwb.reach.python` with its subprocess :mod:`~urlwb.reach.pyrun`,
-:mod:`~urlwb.reach.golang`, :mod:`~urlwb.reach.jvm`, :mod:`~urlwb.reach.node`), the common
+:mod:`~urlwb.reach.golang`, :mod:`~urlwb.reach.jvm`, :mod:`~urlwb.reach.node`,
+:mod:`~urlwb.reach.ruby` with ``ruby_coverage.rb``), the common
 result (:mod:`~urlwb.reach.model`), running an adapter under a tool
 (:mod:`~urlwb.reach.adapter`) and the report (:mod:`~urlwb.reach.report`).
 

@@ -21,7 +21,7 @@ import sys
 from urlwb import oracles
 from urlwb.cliutil import count_flag
 from urlwb.errors import UsageError
-from urlwb.reach import golang, inputs, jvm, node, python, report
+from urlwb.reach import golang, inputs, jvm, node, python, report, ruby
 from urlwb.reach.targets import TARGETS, UNMEASURED
 
 DEFAULT_OUT = pathlib.Path("reports") / "reach"
@@ -69,6 +69,8 @@ def measure_one(name: str, items, log=print):
         r = golang.measure(name, entry.language, target.code, items, log)
     elif target.tool == "jvm":
         r = jvm.measure(name, entry.language, target.code, target.jars, items, log)
+    elif target.tool == "ruby":
+        r = ruby.measure(name, entry.language, target.code, items, log)
     else:
         r = node.measure(name, entry.language, target.code, items, log)
     r.note = " ".join(x for x in (r.note, target.note) if x)

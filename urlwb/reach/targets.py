@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Target:
-    tool: str                     # "python", "go", "jvm", "node"
+    tool: str                     # "python", "go", "jvm", "node", "ruby"
     code: tuple[str, ...]         # modules / import paths / class patterns / scripts
     jars: tuple[str, ...] = ()
     note: str = ""
@@ -48,6 +48,8 @@ TARGETS: dict[str, Target] = {
     "url-parse": Target("node", ("node_modules/url-parse/", "node_modules/querystringify/",
                                  "node_modules/requires-port/")),
     "node-legacy-url": Target("node", ("node:url",)),
+    "ruby-uri-rfc3986": Target("ruby", ("/uri/",), note="every file of Ruby's uri library (the parser, Generic and the scheme classes)"),
+    "ruby-uri-rfc2396": Target("ruby", ("/uri/",), note="every file of Ruby's uri library (the parser, Generic and the scheme classes)"),
     "node": Target("node", ("node:internal/url",),
                    note="new URL parses in ada (C++ inside node): V8's coverage reaches only its JavaScript side, internal/url.js"),
 }
@@ -64,8 +66,6 @@ UNMEASURED: dict[str, str] = {
     "dotnet-system-uri": "Mono's System.dll: no coverage tool for Mono's class library is packaged here",
     "php-parse-url": "parse_url is C inside PHP: pcov and Xdebug measure PHP code only",
     "perl-uri": "Devel::Cover (libdevel-cover-perl) is installable but not installed here; not done in this round",
-    "ruby-uri-rfc3986": "Ruby's built-in Coverage would do (uri is Ruby code): not done in this round",
-    "ruby-uri-rfc2396": "Ruby's built-in Coverage would do (uri is Ruby code): not done in this round",
     "chromium": "a browser's own binary: no coverage build",
     "firefox": "a browser's own binary: no coverage build",
 }

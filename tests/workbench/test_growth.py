@@ -70,14 +70,15 @@ def test_a_linear_parser_above_the_time_floor_is_not_flagged(planted):
 
 
 def test_a_replay_measures_the_filed_entry_again_and_refuses_a_changed_input(planted):
-    survey(["quad"], count=1000, scale=10, shapes=[AT], minimize=False, log=lambda _: None)
-    entry, = filing.entries()
-    from urlwb.growth.measure import Probe
+    from urlwb.growth.measure import Point, Probe
     from urlwb.growth.timing import InProcessTimer
+    filing.file("quad", "planted", "Python", Point(AT, 400, 10, 1e-3, 1e-1, 1e-4, 1e-3, "superlinear"),
+                Point(AT, 400, 10, 1e-3, 1e-1, 1e-4, 1e-3, "superlinear"))
+    entry, = filing.entries()
     started, _ = oracles.load(["quad", "engine"])
-    probe = Probe(InProcessTimer(started["quad"]), InProcessTimer(started["engine"]))
+    probe = Probe(InProcessTimer(started["quad"]), InProcessTimer(started["engine"]), runs=2)
     try:
-        assert filing.replay(entry, probe).flagged
+        assert filing.replay(entry, probe)[1]
         entry.path.write_bytes(entry.path.read_bytes() + b"@")
         with pytest.raises(AssertionError, match="is not"):
             filing.replay(entry, probe)
@@ -87,7 +88,7 @@ def test_a_replay_measures_the_filed_entry_again_and_refuses_a_changed_input(pla
 
 
 def test_the_campaign_round_reports_within_its_budget(planted, tmp_path):
-    out = command.growth_round(tmp_path / "run", 4.0, names=["quad", "lin"])
+    out = command.growth_round(tmp_path / "run", 4.0, names=["quad", "lin"], lengths=(300, 3000))
     assert "## Findings" in out["markdown"] and "quad" in out["markdown"]
     assert set(out["summary"]["parsers"]) == {"quad", "lin"}
     assert (tmp_path / "run" / "growth" / "report.html").exists()

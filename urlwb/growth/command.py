@@ -112,11 +112,11 @@ def run(args) -> int:
 
 
 def growth_round(out_dir: pathlib.Path, seconds: float, names: list[str] | None = None,
-                 seed: int | None = None) -> dict:
+                 seed: int | None = None, lengths: tuple[int, int] = CAMPAIGN_LENGTHS) -> dict:
     """The campaign's round: every available parser but the browsers, at CAMPAIGN_LENGTHS, two
     runs per figure, within ``seconds``: in-process parsers first, then the others in an order
     shuffled by ``seed`` (default: the clock), each an even share of what is left but at least
-    CAMPAIGN_SHARE seconds, until the time is gone (the rest are listed, not measured: another
+    CAMPAIGN_SHARE seconds (``lengths``: the repetitions), until the time is gone (the rest are listed, not measured: another
     campaign takes them in another order). Findings are filed unminimized (a bisection would
     outlast the round; ``urlwb growth`` minimizes, and one parser and class is filed once).
     Returns {"markdown",
@@ -129,7 +129,7 @@ def growth_round(out_dir: pathlib.Path, seconds: float, names: list[str] | None 
     inside = [n for n in names if oracles.REGISTRY[n].in_process]
     outside = [n for n in names if n not in inside]
     random.Random(seed).shuffle(outside)
-    a, b = CAMPAIGN_LENGTHS
+    a, b = lengths
     res = survey(inside + outside, count=a, scale=b // a, runs=2, seconds=seconds,
                  least_share=CAMPAIGN_SHARE, minimize=False, log=lambda line: print(line, flush=True))
     res.command = (f"urlwb campaign (growth round, {seconds:g} s, lengths {a},{b}, parsers in the "

@@ -52,7 +52,8 @@ def markdown(res: GrowthResult, title: str = "Time on long inputs") -> str:
              f"of a piece (the least of {res.runs} runs), its ratio against the engine's "
              f"(`{res.engine_version}`) on the same two inputs. Flagged: ratio above "
              f"max({th.least_ratio:g}, {th.factor:g} × the engine's) with at least "
-             f"{th.min_seconds * 1e3:g} ms at the longer length, measured twice; or no answer "
+             f"{th.min_seconds * 1e3:g} ms at the longer length, measured twice, and more than 6 "
+             f"times slower at 4 times the longer length; or no answer "
              f"within the deadline (hang). A linear parser's ratio is about {res.scale}."]
     if res.command:
         lines += ["", f"Command: `{res.command}` ({res.seconds:.0f} s)."]
@@ -87,7 +88,7 @@ def markdown(res: GrowthResult, title: str = "Time on long inputs") -> str:
                      f"{worst.engine_ratio:.1f} | {row.seconds:.1f} |")
     lines += ["", "## Every ratio", "", "t(10n)/t(n) per parser and shape (— not measured); "
               "*italic*: below the time floor, too fast to tell; † above the limit once, not confirmed "
-              "(measured again, or at 20n).", ""]
+              "(measured again, or at 40n).", ""]
     names = [r.name for r in res.rows if r.points]
     lines.append("| shape | engine | " + " | ".join(names) + " |")
     lines.append("|---|---|" + "---|" * len(names))

@@ -123,11 +123,11 @@ def _measure_parser(row: Row, shapes, count, scale, runs, thresholds, engine_tim
                 if again.flagged and passed:
                     log(f"  {row.name}: {p.verdict} on {shape.name!r} (ratio "
                         f"{_r(again.ratio)} against the engine's {again.engine_ratio:.1f}; "
-                        f"doubled: {_r(doubled)}, the engine {engine_doubled:.1f})")
+                        f"at 4 x 10n: {_r(doubled)}, the engine {engine_doubled:.1f})")
                     again.doubled = (doubled, engine_doubled)
                     p = again
                 elif again.flagged:
-                    p.verdict += (f" at n and 10n, not at 20n (t(20n)/t(10n) {_r(doubled)}, "
+                    p.verdict += (f" at n and 10n, not at 40n (t(40n)/t(10n) {_r(doubled)}, "
                                   f"the engine's {engine_doubled:.1f}): not confirmed")
                 else:
                     p.verdict += " once (not confirmed)"

@@ -1,0 +1,76 @@
+"""Planted parsers for the growth round's tests, as ``py:`` oracles (``PROTOCOL.md``): one
+quadratic on '@', one whose regex backtracks, one linear. Each reads scheme, userinfo, host and
+path the simple way; what differs is only how long it takes."""
+
+from __future__ import annotations
+
+import re
+
+
+def _answer(scheme: str, user: str, host: str, path: str, input: str) -> dict:
+    return {"scheme": scheme, "username": user, "password": None, "host": host, "port": None,
+            "path": path, "query": None, "fragment": None, "href": input}
+
+
+def _split(input: str) -> tuple[str, str, str]:
+    scheme, sep, rest = input.partition("://")
+    if not sep or not scheme:
+        raise ValueError("no scheme")
+    authority, slash, path = rest.partition("/")
+    return scheme, authority, slash + path
+
+
+def linear(input: str, base: str | None = None) -> dict:
+    """One pass: the last '@' ends the userinfo (rpartition)."""
+    scheme, authority, path = _split(input)
+    user, _, host = authority.rpartition("@")
+    return _answer(scheme, user, host, path, input)
+
+
+def quadratic_at(input: str, base: str | None = None) -> dict:
+    """For each '@', the whole authority before it is scanned again (for a ':' that would end a
+    username): O(n²) on a run of '@'."""
+    scheme, authority, path = _split(input)
+    colons = 0
+    for i, c in enumerate(authority):
+        if c == "@":
+            colons = max(colons, authority[:i].count(":"))
+    user, _, host = authority.rpartition("@")
+    return _answer(scheme, user, host, path, input)
+
+
+#: a port after a run of host or userinfo code points, searched anywhere: at each start in a run
+#: of '@' (or word code points) the run is read to its end, then given back one by one
+_PORT = re.compile(r"(?:[\w.-]|@)+:(\d+)/")
+
+
+def backtracking(input: str, base: str | None = None) -> dict:
+    scheme, authority, path = _split(input)
+    _PORT.search(input)
+    user, _, host = authority.rpartition("@")
+    return _answer(scheme, user, host, path, input)
+
+
+def linear_slow(input: str, base: str | None = None) -> dict:
+    """Linear, but slow enough (a Python loop over the input, 100 times) that its time at the
+    longer length is above the growth round's floor: its ratio is judged, not waved through."""
+    for _ in range(100):
+        for c in input:
+            if c == "\x00":
+                break
+    return linear(input, base)
+
+
+#: a run of '@' read as one or two at a time: the ways to split it grow as Fibonacci's numbers,
+#: and each is tried when the 'h' that follows is not followed by the end
+_EXPONENTIAL = re.compile(r"(?:@|@@)+h$")
+
+
+def exponential(input: str, base: str | None = None) -> dict:
+    _EXPONENTIAL.search(input)
+    return linear(input, base)
+
+
+for _f in (linear, quadratic_at, backtracking, linear_slow, exponential):
+    _f.version = "planted"
+    _f.base = False

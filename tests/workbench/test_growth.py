@@ -1,0 +1,110 @@
+"""The growth round finds planted slow parsers and leaves a linear one alone.
+
+Planted parsers (``tests/workbench/planted_growth.py``, as ``py:`` oracles): ``quadratic_at`` rescans
+the authority at each '@', ``backtracking`` searches a regex whose run of '@' is read to its end
+and given back from every start, ``exponential`` a regex whose ways to split a run of '@' grow as
+Fibonacci's numbers (a hang), ``linear_slow`` is linear but above the time floor. Findings are
+filed into a temporary corpus (``URLWB_CORPUS``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from urlwb import corpus_store, oracles
+from urlwb.cli import main
+from urlwb.differential.run import decode_case
+from urlwb.growth import command, filing, shapes
+from urlwb.growth.survey import survey
+
+AT = shapes.BY_NAME["userinfo @"]
+SLASHES = shapes.BY_NAME["path slashes"]
+
+
+@pytest.fixture
+def planted(tmp_path, monkeypatch):
+    monkeypatch.setenv("URLWB_CORPUS", str(tmp_path / "corpus"))
+    names = oracles.configure([f"{n}=py:planted_growth:{f}" for n, f in (
+        ("quad", "quadratic_at"), ("bt", "backtracking"), ("lin", "linear_slow"), ("expo", "exponential"))],
+        config=False)
+    yield names
+    for n in names:
+        oracles.REGISTRY.pop(n, None)
+
+
+def test_a_quadratic_parser_is_found_minimized_and_filed(planted):
+    res = survey(["quad"], count=1000, scale=10, shapes=[AT, SLASHES], log=lambda _: None)
+    (row,) = res.rows
+    assert [f.minimized.shape.name for f in row.findings] == ["userinfo @"]
+    f = row.findings[0]
+    assert f.minimized.verdict == "superlinear" and f.minimized.count < 1000
+    entry, = filing.entries()
+    meta = entry.sidecar
+    assert (meta["parser"], meta["version"], meta["class"], meta["kind"]) == ("quad", "planted", "superlinear", "timeout")
+    assert decode_case(entry.path.read_bytes()) == (AT.make(meta["count"] * 10), None)
+    slashes = [p for p in row.points if p.shape is SLASHES][0]
+    assert not slashes.flagged
+
+
+def test_a_backtracking_regex_is_found(planted):
+    res = survey(["bt"], count=600, scale=10, runs=2, shapes=[AT], file=False, minimize=False,
+                 log=lambda _: None)
+    (row,) = res.rows
+    assert [f.minimized.verdict for f in row.findings] == ["superlinear"]
+
+
+def test_a_parser_that_does_not_end_is_a_hang(planted):
+    res = survey(["expo"], count=64, scale=10, runs=2, shapes=[AT], deadline=0.3, log=lambda _: None)
+    (row,) = res.rows
+    assert [f.found.verdict for f in row.findings] == ["hang"]
+    assert row.findings[0].minimized.count < 64
+    assert filing.entries()[0].sidecar["class"] == "hang"
+
+
+def test_a_linear_parser_above_the_time_floor_is_not_flagged(planted):
+    res = survey(["lin"], count=600, scale=10, runs=2, shapes=[AT, SLASHES], log=lambda _: None)
+    (row,) = res.rows
+    assert row.findings == []
+    assert all(p.verdict == "linear" for p in row.points), [(p.shape.name, p.verdict, p.ratio) for p in row.points]
+    assert not filing.entries()
+
+
+def test_a_replay_measures_the_filed_entry_again_and_refuses_a_changed_input(planted):
+    from urlwb.growth.measure import Point, Probe
+    from urlwb.growth.timing import InProcessTimer
+    filing.file("quad", "planted", "Python", Point(AT, 400, 10, 1e-3, 1e-1, 1e-4, 1e-3, "superlinear"),
+                Point(AT, 400, 10, 1e-3, 1e-1, 1e-4, 1e-3, "superlinear"))
+    entry, = filing.entries()
+    started, _ = oracles.load(["quad", "engine"])
+    probe = Probe(InProcessTimer(started["quad"]), InProcessTimer(started["engine"]), runs=2)
+    try:
+        assert filing.replay(entry, probe)[1]
+        entry.path.write_bytes(entry.path.read_bytes() + b"@")
+        with pytest.raises(AssertionError, match="is not"):
+            filing.replay(entry, probe)
+    finally:
+        probe.timer.close()
+        probe.engine.close()
+
+
+def test_the_campaign_round_reports_within_its_budget(planted, tmp_path):
+    out = command.growth_round(tmp_path / "run", 4.0, names=["quad", "lin"], lengths=(300, 3000))
+    assert "## Findings" in out["markdown"] and "quad" in out["markdown"]
+    assert set(out["summary"]["parsers"]) == {"quad", "lin"}
+    assert (tmp_path / "run" / "growth" / "report.html").exists()
+
+
+@pytest.mark.parametrize("argv", [
+    ["growth", "--lengths", "5"], ["growth", "--lengths", "10,15"], ["growth", "--shapes", "nope"],
+    ["growth", "--parsers", "nosuch"], ["growth", "--runs", "0"],
+])
+def test_usage_errors_are_one_line_and_exit_2(argv, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("urlwb growth: ")
+
+
+def test_every_shape_names_where_its_piece_comes_from():
+    for s in shapes.SHAPES:
+        assert s.source.startswith(("generate.", "properties.")), s
+        assert s.piece in s.make(3) and s.make(3).count(s.piece) >= 3

@@ -1,0 +1,140 @@
+"""``urlwb growth [--parsers LIST] [--lengths A,B] [--shapes LIST] [--runs R] [--out DIR]``:
+every parser's time on long inputs against the engine's, findings filed into
+``corpus/growth/regress/``; and ``growth_round``, the campaign's short round of it.
+
+    urlwb growth                                  # every available parser, 2,000 and 20,000 pieces
+    urlwb growth --parsers go,java --lengths 500,5000
+    urlwb growth --oracle mine=py:my.module:parse --parsers mine
+
+Exit status: 0 when no parser is flagged, 1 when one is (each filed, or named as filed
+already), 2 for a usage error.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import random
+import shlex
+import sys
+import time
+
+from urlwb import oracles
+from urlwb.cliutil import count_flag
+from urlwb.errors import UsageError
+from urlwb.growth import report, shapes
+from urlwb.growth.measure import Thresholds
+from urlwb.growth.survey import survey
+
+DEFAULT_OUT = pathlib.Path("reports") / "growth"
+#: long enough that a quadratic term shows over a parser's linear one: at 1,000/10,000 the
+#: quadratic pywhatwgurl and OkHttp were flagged in one run and not in another (load average 16);
+#: a linear parser takes well under a second at 20,000 pieces (80,000 code points at most)
+DEFAULT_LENGTHS = (2000, 20000)
+#: the campaign's round: the same lengths, two runs per figure, each parser a share of the time
+CAMPAIGN_LENGTHS = (2000, 20000)
+#: seconds each parser gets at least in the campaign's round; the parsers are taken in-process
+#: ones first, then the others in an order that changes with the seed, until the time is gone
+CAMPAIGN_SHARE = 4.0
+#: the campaign's round leaves out the browsers (a start of several seconds each; ``urlwb growth``
+#: measures them)
+CAMPAIGN_LEAVES_OUT = ("chromium", "firefox")
+
+
+def add_arguments(p) -> None:
+    p.add_argument("--parsers", default="all", metavar="LIST",
+                   help="comma list of parsers or groups (default all; the engine is the reference)")
+    p.add_argument("--lengths", default=",".join(map(str, DEFAULT_LENGTHS)), metavar="A,B",
+                   help="repetitions of the piece: A and B, B a multiple of A (default %(default)s)")
+    p.add_argument("--shapes", default=None, metavar="LIST",
+                   help="comma list of shape names (default all; see the report's Shapes)")
+    p.add_argument("--runs", type=int, default=3, help="runs per figure, the least kept (default 3)")
+    p.add_argument("--out", type=pathlib.Path, default=DEFAULT_OUT, metavar="DIR",
+                   help=f"report folder (default {DEFAULT_OUT})")
+    p.add_argument("--no-file", action="store_true", help="report findings without filing them")
+    p.add_argument("--oracle", action="append", default=[], metavar="NAME=CMD",
+                   help="your own parser: NAME=COMMAND or NAME=py:package.module:function")
+
+
+def parse_lengths(text: str) -> tuple[int, int]:
+    try:
+        a, b = (int(x) for x in text.split(","))
+    except ValueError:
+        raise UsageError(f"--lengths {text!r}: expected two whole numbers A,B") from None
+    if a < 1 or b <= a or b % a:
+        raise UsageError(f"--lengths {text!r}: need 1 <= A < B with B a multiple of A")
+    if b > 200_000:
+        raise UsageError(f"--lengths {text!r}: B above 200000 repetitions (an oracle takes "
+                         "at most 1,000,000 code points)")
+    return a, b
+
+
+def parse_shapes(text: str | None) -> list[shapes.Shape]:
+    if text is None:
+        return list(shapes.SHAPES)
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in shapes.BY_NAME]
+    if unknown or not names:
+        raise UsageError(f"--shapes: unknown {', '.join(map(repr, unknown)) or 'none named'} "
+                         f"(known: {', '.join(shapes.BY_NAME)})")
+    return [shapes.BY_NAME[n] for n in names]
+
+
+def resolve(parsers: str, flags: list[str]) -> list[str]:
+    try:
+        flagged = oracles.configure(flags)
+        names = oracles.resolve_names(parsers)
+    except oracles.manifests.ManifestError as exc:
+        raise UsageError(str(exc)) from None
+    except ValueError as exc:
+        raise UsageError(f"--parsers: {exc}") from None
+    return names + [n for n in flagged if n not in names]
+
+
+def run(args) -> int:
+    a, b = parse_lengths(args.lengths)
+    chosen = parse_shapes(args.shapes)
+    count_flag("--runs", args.runs)
+    names = resolve(args.parsers, args.oracle)
+    print(f"growth: {len(names)} parsers × {len(chosen)} shapes at {a:,} and {b:,} repetitions, "
+          f"{args.runs} runs each, against the engine", flush=True)
+    res = survey(names, count=a, scale=b // a, runs=args.runs, shapes=chosen,
+                 file=not args.no_file, log=lambda line: print(line, flush=True))
+    res.command = "urlwb growth " + " ".join(shlex.quote(x) for x in sys.argv[2:]) if sys.argv[1:2] == ["growth"] else "urlwb growth"
+    for path in report.write(res, args.out):
+        print(f"report: {path}")
+    for row, f in res.findings:
+        where = f.path or ("already filed" if f.duplicate else "not filed (--no-file)")
+        print(f"urlwb growth: {f.minimized.verdict}: {row.name} {row.version} on "
+              f"{f.minimized.shape.name!r} × {f.minimized.count} ({where})", file=sys.stderr)
+    if not res.findings:
+        print("none above the threshold")
+    return 1 if res.findings else 0
+
+
+def growth_round(out_dir: pathlib.Path, seconds: float, names: list[str] | None = None,
+                 seed: int | None = None, lengths: tuple[int, int] = CAMPAIGN_LENGTHS) -> dict:
+    """The campaign's round: every available parser but the browsers, at CAMPAIGN_LENGTHS, two
+    runs per figure, within ``seconds``: in-process parsers first, then the others in an order
+    shuffled by ``seed`` (default: the clock), each an even share of what is left but at least
+    CAMPAIGN_SHARE seconds (``lengths``: the repetitions), until the time is gone (the rest are listed, not measured: another
+    campaign takes them in another order). Findings are filed unminimized (a bisection would
+    outlast the round; ``urlwb growth`` minimizes, and one parser and class is filed once).
+    Returns {"markdown",
+    "summary"} and writes them into ``out_dir/growth/``. ``names``: the parsers (default every
+    registered one but the browsers)."""
+    t0 = time.monotonic()
+    if names is None:
+        names = [n for n in oracles.REGISTRY if n not in CAMPAIGN_LEAVES_OUT]
+    seed = int(time.time()) if seed is None else seed
+    inside = [n for n in names if oracles.REGISTRY[n].in_process]
+    outside = [n for n in names if n not in inside]
+    random.Random(seed).shuffle(outside)
+    a, b = lengths
+    res = survey(inside + outside, count=a, scale=b // a, runs=2, seconds=seconds,
+                 least_share=CAMPAIGN_SHARE, minimize=False, log=lambda line: print(line, flush=True))
+    res.command = (f"urlwb campaign (growth round, {seconds:g} s, lengths {a},{b}, parsers in the "
+                   f"order of seed {seed})")
+    res.seconds = time.monotonic() - t0
+    title = "Time on long inputs (the campaign's round)"
+    paths = report.write(res, pathlib.Path(out_dir) / "growth", title)
+    return {"markdown": paths[0].read_text(encoding="utf-8"), "summary": report.summary(res)}

@@ -47,7 +47,7 @@ def test_a_py_oracle_is_measured_on_its_own_module(monkeypatch):
         r = command.measure_one("planted-lin", ITEMS)
     finally:
         oracles.REGISTRY.pop(names[0], None)
-    assert r.files == ["workbench/planted.py"]
+    assert r.files == ["planted_growth.py"]
     assert {"linear", "_split", "_answer"} <= _entered(r)
     assert "quadratic_at" in {f.name for f in r.never_entered()}
 

@@ -44,6 +44,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "bench-fuzz": ("urlwb.bench_fuzz", "exec/s of each fuzz target on one core"),
     "compare-rev": ("urlwb.compare_rev", "the engine against its own version at a git revision"),
     "mutants": ("urlwb.mutants", "mutation testing of the engine: which wrong engines the checks notice"),
+    "hunt": ("urlwb.hunt.command", "coverage-guided fuzzing inside another parser, judged by the Standard"),
 }
 
 

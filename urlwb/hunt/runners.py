@@ -183,6 +183,7 @@ class GoRunner(Runner):
     def command(self, seconds):
         fn = self.target.harness
         cmd = ["go", "test", "-run=^$", f"-fuzz=^{fn}$", f"-fuzztime={seconds}s", "-parallel=1",
+               "-fuzzminimizetime=200x",
                ".", "-args", f"-test.fuzzcachedir={self.root / 'cache'}"]
         return cmd, self.env(), self.module
 

@@ -41,6 +41,9 @@ def add_arguments(p) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the generated inputs (default 0)")
     p.add_argument("--generate", type=int, default=2000, metavar="N",
                    help="generated inputs the hunt starts from, beside WPT's (default 2000)")
+    p.add_argument("--runs", type=int, default=0, metavar="N",
+                   help="stop after N executions (libFuzzer -runs, Go -fuzztime=Nx), within "
+                        "--minutes: with --seed, a hunt that does the same whatever the load")
     p.add_argument("--no-judge", action="store_true",
                    help="fuzz only: nothing judged, filed or counted as a finding")
     p.add_argument("--bench", action="store_true",
@@ -55,13 +58,18 @@ def add_arguments(p) -> None:
                    help=f"report folder (default {DEFAULT_OUT}/PARSER)")
     p.add_argument("--no-distill", action="store_true",
                    help="leave corpus/hunt/PARSER/ as it is")
+    p.add_argument("--no-reach", action="store_true",
+                   help="skip measuring reach in the parser's code")
     p.epilog = ("exit status: 0 when the hunt ran (findings or not); 2 for a usage error (an "
                 "unknown parser, one that cannot be guided or started, a toolchain missing).")
 
 
 def run(args) -> int:
-    seconds = seconds_flag("--minutes", args.minutes * 60, most=24 * 3600)
+    if not 0 < args.minutes <= 24 * 60:   # also false for nan
+        raise UsageError(f"--minutes must be above 0 and at most {24 * 60}, not {args.minutes!r}")
+    seconds = args.minutes * 60
     count_flag("--generate", args.generate, least=0)
+    count_flag("--runs", args.runs, least=0)
     seconds_flag("--every", args.every)
     try:
         flagged = oracles.configure(args.oracle, config=False)
@@ -102,7 +110,10 @@ def hunt(args, target: targets.Target, runner: runners.Runner, seconds: float) -
     inputs = seeds.seed_inputs(args.generate, args.seed)
     runner.reset()
     runner.seed(inputs)
-    command = f"urlwb hunt {target.name} --minutes {args.minutes:g} --seed {args.seed} --generate {args.generate}"
+    runner.random_seed = args.seed + 1
+    runner.runs = args.runs
+    command = (f"urlwb hunt {target.name} --minutes {args.minutes:g} --seed {args.seed} "
+               f"--generate {args.generate}" + (f" --runs {args.runs}" if args.runs else ""))
     judge = None
     if not args.no_judge:
         judge = Judge(target.name, found_by=command)
@@ -126,8 +137,10 @@ def hunt(args, target: targets.Target, runner: runners.Runner, seconds: float) -
     if not args.no_distill:
         print("urlwb hunt: distilling what the fuzzer kept", file=sys.stderr, flush=True)
         distilled = distill.distill(runner)
-    print("urlwb hunt: measuring reach", file=sys.stderr, flush=True)
-    before, after = _reach(target, runner, inputs, kept, args.oracle)
+    before = after = None
+    if not args.no_reach:
+        print("urlwb hunt: measuring reach", file=sys.stderr, flush=True)
+        before, after = _reach(target, runner, inputs, kept, args.oracle)
     version = judge.version if judge else "?"
     if version == "?":
         loaded, _ = oracles.load([target.name])
@@ -198,6 +211,7 @@ def _bench_one(args, target, runner, seconds):
     inputs = seeds.seed_inputs(args.generate, args.seed)
     runner.reset()
     runner.seed(inputs)
+    runner.random_seed = args.seed + 1
     judge = None if args.no_judge else Judge(target.name, found_by="urlwb hunt --bench", file=False)
     if judge:
         judge.baseline(inputs)

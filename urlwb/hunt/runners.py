@@ -72,6 +72,10 @@ class Runner:
         self.seed_dir, self.work = self.root / "seed", self.root / "corpus"
         self.stats = Stats()
         self._run_execs = 0
+        #: libFuzzer's -seed (atheris, Jazzer): the same hunt mutates the same way (0: random)
+        self.random_seed = 0
+        #: stop after this many executions (0: when the time is up)
+        self.runs = 0
 
     # --- subclasses -------------------------------------------------------------------------
     def prepare(self) -> None:
@@ -140,7 +144,8 @@ class PythonRunner(Runner):
         cmd = [sys.executable, str(HERE / "atheris_target.py"), str(self.work), str(self.seed_dir),
                f"-max_total_time={seconds}", f"-max_len={seeding.MAX_LEN}",
                f"-dict={seeding.DICTIONARY}", "-print_final_stats=1", "-timeout=10",
-               "-rss_limit_mb=2048", f"-artifact_prefix={self.root / 'artifacts'}/"]
+               "-rss_limit_mb=2048", f"-artifact_prefix={self.root / 'artifacts'}/",
+               f"-seed={self.random_seed}"] + ([f"-runs={self.runs}"] if self.runs else [])
         return cmd, self.env(), self.root
 
     def merge(self, into: pathlib.Path, sources: list[pathlib.Path], seconds: float = 300) -> None:
@@ -182,7 +187,7 @@ class GoRunner(Runner):
 
     def command(self, seconds):
         fn = self.target.harness
-        cmd = ["go", "test", "-run=^$", f"-fuzz=^{fn}$", f"-fuzztime={seconds}s", "-parallel=1",
+        cmd = ["go", "test", "-run=^$", f"-fuzz=^{fn}$", f"-fuzztime={f'{self.runs}x' if self.runs else f'{seconds}s'}", "-parallel=1",
                "-fuzzminimizetime=200x",
                ".", "-args", f"-test.fuzzcachedir={self.root / 'cache'}"]
         return cmd, self.env(), self.module
@@ -269,7 +274,8 @@ class JvmRunner(Runner):
                f"--instrumentation_includes={includes}", "--keep_going=0",
                str(self.work), str(self.seed_dir), f"-max_total_time={seconds}",
                f"-max_len={seeding.MAX_LEN}", f"-dict={seeding.DICTIONARY}", "-print_final_stats=1",
-               "-timeout=10", "-rss_limit_mb=2048", f"-artifact_prefix={self.root / 'artifacts'}/"]
+               "-timeout=10", "-rss_limit_mb=2048", f"-artifact_prefix={self.root / 'artifacts'}/",
+               f"-seed={self.random_seed}"] + ([f"-runs={self.runs}"] if self.runs else [])
         (self.root / "artifacts").mkdir(parents=True, exist_ok=True)
         return cmd, dict(os.environ), self.root
 

@@ -108,3 +108,14 @@ def test_every_python_target_names_modules_with_source():
     for name, modules in targets.PYTHON.items():
         files = module_files(list(modules))
         assert files and all(f.endswith(".py") for f in files), name
+
+
+def test_the_differential_reads_the_distilled_hunt_corpora(tmp_path, monkeypatch):
+    """``urlwb diff --corpus hunt`` and the campaign's round get every parser's distilled
+    corpus: one input's UTF-8 text per file, no base; hidden files are not inputs."""
+    from urlwb.differential import corpus_cases
+    monkeypatch.setenv("URLWB_CORPUS", str(tmp_path))
+    for parser, text in (("urllib", "http://a\\b@c/"), ("okhttp", "http://m/\x0c9")):
+        seeds.write_corpus(tmp_path / "hunt" / parser, [text])
+    (tmp_path / "hunt" / "okhttp" / ".tmp").write_text("x")
+    assert sorted(corpus_cases("hunt")) == [("http://a\\b@c/", None), ("http://m/\x0c9", None)]

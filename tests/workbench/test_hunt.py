@@ -119,3 +119,17 @@ def test_the_differential_reads_the_distilled_hunt_corpora(tmp_path, monkeypatch
         seeds.write_corpus(tmp_path / "hunt" / parser, [text])
     (tmp_path / "hunt" / "okhttp" / ".tmp").write_text("x")
     assert sorted(corpus_cases("hunt")) == [("http://a\\b@c/", None), ("http://m/\x0c9", None)]
+
+
+@pytest.mark.parametrize("line, execs", [
+    ("fuzz: elapsed: 57s, execs: 733925 (17984/sec), new interesting: 60 (total: 2858)", 733925),
+    ("fuzz: elapsed: 1m57s, execs: 2170483 (23207/sec), new interesting: 73 (total: 2871)", 2170483),
+    ("fuzz: elapsed: 1h2m3s, execs: 9 (0/sec), new interesting: 0 (total: 9)", 9),
+])
+def test_go_progress_lines_after_the_first_minute(line, execs):
+    """Go writes the elapsed time as 1m57s after a minute: a count read only from "57s" lines
+    stood still after the first minute of a 10-minute hunt (733,925 of 12,311,264 executions)."""
+    from urlwb.hunt.runners import GoRunner
+    runner = GoRunner(targets.resolve("go-net-url"))
+    runner.on_line(line)
+    assert runner.stats.execs == execs

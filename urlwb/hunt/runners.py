@@ -39,7 +39,8 @@ from urlwb.minimize import fuzzer_env
 
 HERE = pathlib.Path(__file__).resolve().parent
 JAZZER_VERSION = "0.24.0"
-_GO_STATUS = re.compile(r"fuzz: elapsed: (\d+)s, execs: (\d+) \((\d+)/sec\), new interesting: (\d+) \(total: (\d+)\)")
+# "fuzz: elapsed: 1m57s, execs: 2170483 (23207/sec), new interesting: 73 (total: 2871)"
+_GO_STATUS = re.compile(r"fuzz: elapsed: ([\dhms]+), execs: (\d+) \((\d+)/sec\), new interesting: (\d+) \(total: (\d+)\)")
 _LIBFUZZER_DONE = re.compile(r"^stat::average_exec_per_sec:\s+(\d+)")
 
 

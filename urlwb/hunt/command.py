@@ -76,7 +76,7 @@ def run(args) -> int:
     except oracles.manifests.ManifestError as exc:
         raise UsageError(str(exc)) from None
     target = targets.resolve(args.parser, args.instrument)
-    _require_oracle(target.name)
+    args.version = _require_oracle(target.name)
     runner = runners.runner_for(target, args.oracle if flagged else [])
     runner.prepare()
     if args.bench:
@@ -88,12 +88,14 @@ def run(args) -> int:
     return 0
 
 
-def _require_oracle(name: str) -> None:
-    """The judge asks the parser through its oracle: one that cannot start is a usage error."""
+def _require_oracle(name: str) -> str:
+    """The judge asks the parser through its oracle: one that cannot start is a usage error.
+    The parser's version, as its oracle says."""
     loaded, skipped = oracles.load([name])
     oracles.close_all(loaded)
     if name not in loaded:
         raise UsageError(f"{name}: its oracle cannot start: {skipped.get(name)}")
+    return loaded[name].version
 
 
 def _progress(target: str, budget: float, judge: Judge | None):
@@ -141,11 +143,7 @@ def hunt(args, target: targets.Target, runner: runners.Runner, seconds: float) -
     if not args.no_reach:
         print("urlwb hunt: measuring reach", file=sys.stderr, flush=True)
         before, after = _reach(target, runner, inputs, kept, args.oracle)
-    version = judge.version if judge else "?"
-    if version == "?":
-        loaded, _ = oracles.load([target.name])
-        version = loaded[target.name].version if target.name in loaded else "?"
-        oracles.close_all(loaded)
+    version = judge.version if judge and judge.version != "?" else getattr(args, "version", "?")
     findings = [] if judge is None else [
         {"signature": f.signature, "cls": f.cls, "cause": f.cause, "new": f.new, "count": f.count,
          "input": f.input, "minimized": f.minimized, "filed": f.filed}

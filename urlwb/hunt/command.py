@@ -183,7 +183,7 @@ def _reach(target, runner, inputs, kept, flags):
         a, b = runner.reach(inputs), runner.reach(inputs + kept)
         return (None if a is None else f"{a}% of net/url's statements",
                 None if b is None else f"{b}% of net/url's statements")
-    s = runner.stats
+    s = runner.stats   # Jazzer and the Rust binary: libFuzzer's edges
     return (None if s.cov_start is None else f"{s.cov_start} edges (libFuzzer)",
             None if s.cov_end is None else f"{s.cov_end} edges (libFuzzer)")
 

@@ -60,7 +60,7 @@ def _merge(runner: Runner, previous: dict[str, bytes], kept: dict[str, bytes]) -
             shutil.copy2(path, into / path.name)
         for data in list(previous.values()) + list(kept.values()):
             (source / corpus_store.sha1(data)).write_bytes(data)
-        if isinstance(runner, PythonRunner):
+        if isinstance(runner, PythonRunner):   # atheris, and the Rust binary (a subclass)
             runner.merge(into, [source])
         else:
             cmd, env, cwd = runner.command(60)

@@ -281,7 +281,55 @@ class JvmRunner(Runner):
         return cmd, dict(os.environ), self.root
 
 
-RUNNERS = {"python": PythonRunner, "go": GoRunner, "jvm": JvmRunner}
+#: SanitizerCoverage as cargo-fuzz asks for it, without the sanitizer (stable Rust has no -Z)
+RUST_FLAGS = ("-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=3 "
+              "-Cllvm-args=-sanitizer-coverage-inline-8bit-counters "
+              "-Cllvm-args=-sanitizer-coverage-pc-table "
+              "-Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing")
+
+
+class RustRunner(PythonRunner):
+    """``urlwb/hunt/rust/``'s libFuzzer binary (libfuzzer-sys), built once into
+    ``build/hunt-rust/`` with the SanitizerCoverage flags and ``--target`` the host triple (so
+    that build scripts, compiled for the host, are not instrumented)."""
+
+    CRATE = HERE / "rust"
+    TARGET_DIR = corpus_store.ROOT / "build" / "hunt-rust"
+
+    def prepare(self):
+        if shutil.which("cargo") is None or shutil.which("rustc") is None:
+            raise UsageError(f"{self.target.name}: cargo is not on PATH (make oracles installs it)")
+        host = next((line.split()[1] for line in subprocess.run(
+            ["rustc", "-vV"], capture_output=True, text=True).stdout.splitlines()
+            if line.startswith("host:")), None)
+        self.binary = self.TARGET_DIR / host / "release" / self.target.harness
+        sources = [self.CRATE / "Cargo.toml", self.CRATE / "Cargo.lock", *self.CRATE.glob("src/*.rs")]
+        if self.binary.exists() and all(p.stat().st_mtime <= self.binary.stat().st_mtime for p in sources):
+            return
+        print(f"urlwb hunt: building {self.target.harness} (cargo, once)", file=sys.stderr, flush=True)
+        env = dict(os.environ, RUSTFLAGS=RUST_FLAGS)
+        proc = children.run(["cargo", "build", "--release", "--locked", "--target", host,
+                             "--target-dir", str(self.TARGET_DIR)], cwd=self.CRATE, env=env,
+                            capture_output=True, text=True, timeout=1800)
+        if proc.returncode or not self.binary.exists():
+            raise UsageError(f"{self.target.name}: cargo build failed: "
+                             f"{(proc.stderr.strip().splitlines() or ['?'])[-1]}")
+
+    def env(self) -> dict:
+        return dict(os.environ)
+
+    def command(self, seconds):
+        cmd, env, cwd = super().command(seconds)
+        return [str(self.binary)] + cmd[2:], env, cwd
+
+    def merge(self, into, sources, seconds: float = 300) -> None:
+        cmd = [str(self.binary), "-merge=1", f"-max_len={seeding.MAX_LEN}", "-timeout=10",
+               str(into), *map(str, sources)]
+        children.run(cmd, cwd=self.root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                     timeout=seconds)
+
+
+RUNNERS = {"python": PythonRunner, "go": GoRunner, "jvm": JvmRunner, "rust": RustRunner}
 
 
 def runner_for(target: Target, oracle_flags: list[str] | None = None) -> Runner:

@@ -4,7 +4,8 @@ A target is an oracle of :data:`urlwb.oracles.REGISTRY` (its name, which the jud
 code whose coverage guides the fuzzer: for a Python parser the modules atheris instruments (the
 parser's own package, nothing else: not the engine, not the workbench); for Go the package whose
 coverage ``go test -fuzz`` follows and measures; for a JVM parser Jazzer's
-``--instrumentation_includes``. A parser that cannot be guided says why in one line
+``--instrumentation_includes``; for Rust the crates compiled with SanitizerCoverage (the
+harness's dependency tree: ``url`` and what it uses; std is precompiled, not instrumented). A parser that cannot be guided says why in one line
 (:data:`UNGUIDED`).
 """
 
@@ -19,9 +20,9 @@ from urlwb.errors import UsageError
 @dataclasses.dataclass(frozen=True)
 class Target:
     name: str                    # the oracle the judge asks (urlwb.oracles.REGISTRY)
-    language: str                # "python", "go" or "jvm"
-    instrument: tuple[str, ...]  # python: modules; go: packages; jvm: class patterns
-    harness: str = ""            # go: the fuzz function; jvm: the parser the harness calls
+    language: str                # "python", "go", "jvm" or "rust"
+    instrument: tuple[str, ...]  # python: modules; go: packages; jvm: class patterns; rust: crates
+    harness: str = ""            # go: the fuzz function; jvm: the parser the harness calls; rust: the binary
 
 
 PYTHON = {
@@ -37,13 +38,13 @@ JVM = {
     "spring-uricomponents": (("org.springframework.web.util.**",), "spring"),
     "apache-httpclient5": (("org.apache.hc.core5.net.**", "org.apache.hc.client5.http.utils.**"), "apache"),
 }
+RUST = {"rust-url": (("url", "idna", "percent-encoding"), "hunt_rust_url")}
 #: oracle -> why it cannot be guided here
 UNGUIDED = {
     "httptools": "its parser is C (a compiled extension): atheris sees no Python coverage in it",
     "engine": "the engine is the judge; fuzz it with urlwb fuzz",
     "java-uri": "java.net.URI is a JDK class, which Jazzer does not instrument",
     "java-url": "java.net.URL is a JDK class, which Jazzer does not instrument",
-    "rust-url": "cargo-fuzz needs a nightly Rust toolchain (-Zsanitizer), which this machine does not have",
 }
 
 
@@ -56,6 +57,9 @@ def resolve(name: str, instrument: list[str] | None = None) -> Target:
     if name in GO:
         pkgs, fn = GO[name]
         return Target(name, "go", pkgs, fn)
+    if name in RUST:
+        crates, binary = RUST[name]
+        return Target(name, "rust", crates, binary)
     if name in JVM:
         pats, parser = JVM[name]
         return Target(name, "jvm", tuple(instrument or pats), parser)
@@ -72,4 +76,4 @@ def resolve(name: str, instrument: list[str] | None = None) -> Target:
 
 
 def huntable() -> list[str]:
-    return list(PYTHON) + list(GO) + list(JVM)
+    return list(PYTHON) + list(GO) + list(JVM) + list(RUST)

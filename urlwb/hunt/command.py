@@ -4,7 +4,7 @@
                       [--oracle NAME=py:package.module:function] [--instrument MODULE ...]
 
 The fuzzer follows PARSER's own coverage (atheris for Python parsers, Go's native fuzzer for
-``go-net-url``, Jazzer for JVM parsers: ``urlwb.hunt.runners``), starting from WPT's inputs and
+``go-net-url``, Jazzer for JVM parsers, libfuzzer-sys for ``rust-url``: ``urlwb.hunt.runners``), starting from WPT's inputs and
 ``generate.generate(N, seed=S)``'s, with ``fuzzers/fuzz_url.dict``. The generated inputs are
 judged first; then, every few seconds while it runs, what the fuzzer kept goes to the
 differential (the engine and PARSER, as ``urlwb diff`` compares them); a signature the generated
@@ -38,7 +38,7 @@ def add_arguments(p) -> None:
                    help=f"the parser to hunt in ({', '.join(targets.huntable())}, or your own py: oracle)")
     p.add_argument("--minutes", type=float, default=5.0, metavar="M",
                    help="minutes of fuzzing (default 5; fractions allowed)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the generated inputs (default 0)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the generated inputs, and libFuzzer's -seed is S+1 (default 0)")
     p.add_argument("--generate", type=int, default=2000, metavar="N",
                    help="generated inputs the hunt starts from, beside WPT's (default 2000)")
     p.add_argument("--runs", type=int, default=0, metavar="N",

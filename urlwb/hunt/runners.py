@@ -13,7 +13,8 @@ runs the parser alone and every judged input is one the parser's coverage chose.
   pointing into the hunt's folder;
 - JVM: Jazzer's standalone driver (``com.code_intelligence.jazzer.Jazzer``) on
   ``urlwb/hunt/jvm/``'s harness, compiled against the Java oracles' jars (``make oracles``),
-  ``--instrumentation_includes`` the parser's packages.
+  ``--instrumentation_includes`` the parser's packages;
+- Rust: ``urlwb/hunt/rust/``'s libfuzzer-sys binary, built with SanitizerCoverage on stable Rust.
 """
 
 from __future__ import annotations

@@ -94,10 +94,12 @@ class Runner:
         out = {}
         if self.work.is_dir():
             for path in self.work.iterdir():
-                if path.is_file() and not path.name.startswith("."):
-                    data = corpus_store.read_input(path)
-                    if data is not None:
-                        out[path.name] = data
+                if path.name.startswith("."):
+                    continue
+                try:
+                    out[path.name] = path.read_bytes()
+                except OSError:   # libFuzzer replaced it by a reduced input meanwhile
+                    continue
         return {k: v for k, v in out.items() if k not in self._seed_names}
 
     def on_line(self, line: str) -> None:

@@ -48,6 +48,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "ssrf": ("urlwb.ssrf.command", "validators against fetchers: inputs a validator allows where a fetcher connects to a denied address"),
     "reach": ("urlwb.reach.command", "how much of a parser's own code the inputs execute (its language's coverage tool)"),
     "growth": ("urlwb.growth.command", "every parser's time on long inputs against the engine's (superlinear, hang)"),
+    "hunt": ("urlwb.hunt.command", "coverage-guided fuzzing inside another parser, judged by the Standard"),
 }
 
 

@@ -39,7 +39,8 @@ def add_arguments(p) -> None:
                    help="inputs, one a line (a line in double quotes is a JSON string), or a "
                         "urltestdata-format JSON file")
     p.add_argument("--corpus", action="append", default=[], metavar="TARGET",
-                   help="the seed and regress inputs of a URL fuzz target (url, differential)")
+                   help="the seed and regress inputs of a URL fuzz target (url, differential), "
+                        "or hunt: the corpora urlwb hunt distilled (corpus/hunt/<parser>/)")
     p.add_argument("--wpt", action="store_true", help="every input of the vendored WPT "
                    "urltestdata.json and toascii.json")
     p.add_argument("--generate", type=int, default=0, metavar="N",
@@ -120,7 +121,7 @@ def campaign_round(out_dir: pathlib.Path, seconds: float, seed: int = 0,
     wpt = [(i, b, "wpt") for i, b in generate.wpt_cases()]
     seen = {(i, b) for i, b, _ in wpt}
     corpus = []
-    for i, b in corpus_cases("differential") + working_cases("differential"):
+    for i, b in corpus_cases("differential") + working_cases("differential") + corpus_cases("hunt"):
         if (i, b) not in seen:
             seen.add((i, b))
             corpus.append((i, b, "corpus:differential"))

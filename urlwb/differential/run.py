@@ -29,7 +29,7 @@ from urlwb.differential import classify
 from urlwb.differential import generate
 from urlwb.cliutil import load_json, short
 from urlwb.errors import UsageError
-from urlwb.fuzzdata import Reader, Writer, encode_text
+from urlwb.fuzzdata import Reader, Writer, decode_text, encode_text
 from urlwb.oracles.hosts import close_hosts, load_hosts
 
 
@@ -95,8 +95,10 @@ def collect_inputs(args) -> list[tuple[str, str | None, str]]:
 
 
 def corpus_cases(target: str) -> list[tuple[str, str | None]]:
+    if target == "hunt":
+        return hunt_cases()
     if target not in ("url", "differential"):
-        raise UsageError(f"--corpus {target}: diff reads URL targets only (url, differential)")
+        raise UsageError(f"--corpus {target}: diff reads URL targets only (url, differential, hunt)")
     if target not in corpus_store.TARGETS:
         raise UsageError(f"--corpus {target}: no fuzz target fuzzers/fuzz_{target}.py")
     cases = []
@@ -105,6 +107,19 @@ def corpus_cases(target: str) -> list[tuple[str, str | None]]:
         data = corpus_store.read_input(path)
         if data is not None:
             cases.append(decode_case(data))
+    return cases
+
+
+def hunt_cases() -> list[tuple[str, str | None]]:
+    """Every input ``urlwb hunt`` distilled into ``corpus/hunt/<parser>/`` (what coverage-guided
+    fuzzing inside each parser kept): one input's UTF-8 text per file, no base."""
+    root = corpus_store.corpus_root() / "hunt"
+    cases = []
+    for folder in sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []:
+        for path in sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")):
+            data = corpus_store.read_input(path)
+            if data is not None:
+                cases.append((decode_text(data), None))
     return cases
 
 

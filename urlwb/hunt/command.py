@@ -1,0 +1,221 @@
+"""``urlwb hunt PARSER``: coverage-guided fuzzing inside the parser under test, judged by the Standard.
+
+    urlwb hunt PARSER [--minutes M] [--seed S] [--generate N] [--no-judge] [--bench]
+                      [--oracle NAME=py:package.module:function] [--instrument MODULE ...]
+
+The fuzzer follows PARSER's own coverage (atheris for Python parsers, Go's native fuzzer for
+``go-net-url``, Jazzer for JVM parsers, libfuzzer-sys for ``rust-url``: ``urlwb.hunt.runners``), starting from WPT's inputs and
+``generate.generate(N, seed=S)``'s, with ``fuzzers/fuzz_url.dict``. The generated inputs are
+judged first; then, every few seconds while it runs, what the fuzzer kept goes to the
+differential (the engine and PARSER, as ``urlwb diff`` compares them); a signature the generated
+inputs do not show is minimized and filed in ``corpus/differential/regress/`` against PARSER
+(``urlwb.hunt.judge``). Afterwards: the kept inputs distilled into ``corpus/hunt/PARSER/``
+(``urlwb.hunt.distill``), reach in PARSER's code from the generated inputs and after hunting
+(``urlwb.hunt.reach``), and a report in ``reports/hunt/PARSER/`` (Markdown, HTML, summary.json).
+
+``--bench`` runs the fuzzer twice for M minutes each, judged and not (``--no-judge``), and
+prints the ratio of their exec/s; nothing is filed or distilled.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import sys
+import time
+
+from urlwb import oracles
+from urlwb.cliutil import count_flag, seconds_flag
+from urlwb.errors import UsageError
+from urlwb.fuzzdata import decode_text
+from urlwb.hunt import distill, reach, report, runners, seeds, targets
+from urlwb.hunt.judge import Judge
+
+DEFAULT_OUT = pathlib.Path("reports") / "hunt"
+
+
+def add_arguments(p) -> None:
+    p.add_argument("parser", metavar="PARSER",
+                   help=f"the parser to hunt in ({', '.join(targets.huntable())}, or your own py: oracle)")
+    p.add_argument("--minutes", type=float, default=5.0, metavar="M",
+                   help="minutes of fuzzing (default 5; fractions allowed)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the generated inputs, and libFuzzer's -seed is S+1 (default 0)")
+    p.add_argument("--generate", type=int, default=2000, metavar="N",
+                   help="generated inputs the hunt starts from, beside WPT's (default 2000)")
+    p.add_argument("--runs", type=int, default=0, metavar="N",
+                   help="stop after N executions (libFuzzer -runs, Go -fuzztime=Nx), within "
+                        "--minutes: with --seed, a hunt that does the same whatever the load")
+    p.add_argument("--no-judge", action="store_true",
+                   help="fuzz only: nothing judged, filed or counted as a finding")
+    p.add_argument("--bench", action="store_true",
+                   help="exec/s judged against --no-judge, M minutes each; nothing filed")
+    p.add_argument("--oracle", action="append", default=[], metavar="NAME=py:MOD:FN",
+                   help="your own Python parser (a py: oracle, urlwb/oracles/PROTOCOL.md)")
+    p.add_argument("--instrument", action="append", default=[], metavar="MODULE",
+                   help="a module whose code guides the fuzzer (default: the parser's package)")
+    p.add_argument("--every", type=float, default=15.0, metavar="S",
+                   help="seconds between two batches sent to the judge (default 15)")
+    p.add_argument("--out", type=pathlib.Path, default=None, metavar="DIR",
+                   help=f"report folder (default {DEFAULT_OUT}/PARSER)")
+    p.add_argument("--no-distill", action="store_true",
+                   help="leave corpus/hunt/PARSER/ as it is")
+    p.add_argument("--no-reach", action="store_true",
+                   help="skip measuring reach in the parser's code")
+    p.epilog = ("exit status: 0 when the hunt ran (findings or not); 2 for a usage error (an "
+                "unknown parser, one that cannot be guided or started, a toolchain missing).")
+
+
+def run(args) -> int:
+    if not 0 < args.minutes <= 24 * 60:   # also false for nan
+        raise UsageError(f"--minutes must be above 0 and at most {24 * 60}, not {args.minutes!r}")
+    seconds = args.minutes * 60
+    count_flag("--generate", args.generate, least=0)
+    count_flag("--runs", args.runs, least=0)
+    seconds_flag("--every", args.every)
+    try:
+        flagged = oracles.configure(args.oracle, config=False)
+    except oracles.manifests.ManifestError as exc:
+        raise UsageError(str(exc)) from None
+    target = targets.resolve(args.parser, args.instrument)
+    args.version = _require_oracle(target.name)
+    runner = runners.runner_for(target, args.oracle if flagged else [])
+    runner.prepare()
+    if args.bench:
+        return _bench(args, target, seconds)
+    summary = hunt(args, target, runner, seconds)
+    out = args.out or DEFAULT_OUT / target.name
+    for path in report.write(summary, out):
+        print(f"report: {path}")
+    return 0
+
+
+def _require_oracle(name: str) -> str:
+    """The judge asks the parser through its oracle: one that cannot start is a usage error.
+    The parser's version, as its oracle says."""
+    loaded, skipped = oracles.load([name])
+    oracles.close_all(loaded)
+    if name not in loaded:
+        raise UsageError(f"{name}: its oracle cannot start: {skipped.get(name)}")
+    return loaded[name].version
+
+
+def _progress(target: str, budget: float, judge: Judge | None):
+    def show(elapsed: float, stats: runners.Stats) -> None:
+        found = "" if judge is None else (f"  signatures {len(judge.hunted)} "
+                                          f"({sum(f.new for f in judge.hunted.values())} new)")
+        print(f"[hunt {target}] {elapsed:5.0f}s/{budget:.0f}s  execs {stats.execs:>10,}  "
+              f"kept {stats.kept:>5}{found}", file=sys.stderr, flush=True)
+    return show
+
+
+def hunt(args, target: targets.Target, runner: runners.Runner, seconds: float) -> dict:
+    """One hunt, start to end; the report's summary."""
+    inputs = seeds.seed_inputs(args.generate, args.seed)
+    runner.reset()
+    runner.seed(inputs)
+    runner.random_seed = args.seed + 1
+    runner.runs = args.runs
+    command = (f"urlwb hunt {target.name} --minutes {args.minutes:g} --seed {args.seed} "
+               f"--generate {args.generate}" + (f" --runs {args.runs}" if args.runs else ""))
+    judge = None
+    if not args.no_judge:
+        judge = Judge(target.name, found_by=command)
+        t0 = time.monotonic()
+        print(f"urlwb hunt: judging the {len(inputs):,} seed inputs (WPT and generated)", file=sys.stderr, flush=True)
+        judge.baseline(inputs)
+        print(f"urlwb hunt: {len(judge.generated)} signatures in the seed inputs "
+              f"({time.monotonic() - t0:.1f} s)", file=sys.stderr, flush=True)
+
+    def on_batch(batch: list[bytes]) -> None:
+        judge.judge([decode_text(b) for b in batch])
+
+    print(f"urlwb hunt: fuzzing {target.name} for {seconds:.0f} s "
+          f"({target.language}, guided by {', '.join(target.instrument)})", file=sys.stderr, flush=True)
+    stats = runners.hunt_loop(runner, seconds, on_batch if judge else None, every=args.every,
+                              progress=_progress(target.name, seconds, judge))
+    if judge is not None:
+        judge.close()
+    kept = [decode_text(b) for b in runner.kept().values()]
+    distilled = []
+    if not args.no_distill:
+        print("urlwb hunt: distilling what the fuzzer kept", file=sys.stderr, flush=True)
+        distilled = distill.distill(runner)
+    before = after = None
+    if not args.no_reach:
+        print("urlwb hunt: measuring reach", file=sys.stderr, flush=True)
+        before, after = _reach(target, runner, inputs, kept, args.oracle)
+    version = judge.version if judge and judge.version != "?" else getattr(args, "version", "?")
+    findings = [] if judge is None else [
+        {"signature": f.signature, "cls": f.cls, "cause": f.cause, "new": f.new, "count": f.count,
+         "input": f.input, "minimized": f.minimized, "filed": f.filed}
+        for f in judge.hunted.values()]
+    summary = {
+        "parser": target.name, "version": version, "language": target.language,
+        "instrument": list(target.instrument), "command": command, "seed": args.seed,
+        "generate": args.generate, "seeds": len(inputs), "minutes": args.minutes,
+        "seconds": stats.seconds, "execs": stats.execs, "exec_per_s": stats.exec_per_s,
+        "kept": stats.kept, "cov_start": stats.cov_start, "cov_end": stats.cov_end,
+        "reach_generated": before, "reach_hunted": after, "judged_on": judge is not None,
+        "judged": judge.judged if judge else 0,
+        "generated_signatures": len(judge.generated) if judge else None,
+        "generated_classes": sorted({f.cls for f in judge.generated.values()}) if judge else [],
+        "findings": findings, "stops": stats.stops, "distilled": len(distilled),
+        "distilled_dir": str(distill.hunt_corpus_dir(target.name)),
+    }
+    print(f"urlwb hunt {target.name}: {stats.execs:,} executions in {stats.seconds:.0f} s "
+          f"({stats.exec_per_s:,.0f}/s), {stats.kept:,} inputs kept, reach {_short(before)} -> "
+          f"{_short(after)}" + ("" if judge is None else
+                                f", {len(findings)} signatures in hunted inputs "
+                                f"({sum(f['new'] for f in findings)} new vs generated)"))
+    return summary
+
+
+def _short(r) -> str:
+    if r is None:
+        return "?"
+    return f"{r['branch_percent']}% branches" if isinstance(r, dict) else str(r)
+
+
+def _reach(target, runner, inputs, kept, flags):
+    if target.language == "python":
+        return (reach.python_reach(target.name, list(target.instrument), inputs, flags),
+                reach.python_reach(target.name, list(target.instrument), inputs + kept, flags))
+    if target.language == "go":
+        a, b = runner.reach(inputs), runner.reach(inputs + kept)
+        return (None if a is None else f"{a}% of net/url's statements",
+                None if b is None else f"{b}% of net/url's statements")
+    s = runner.stats   # Jazzer and the Rust binary: libFuzzer's edges
+    return (None if s.cov_start is None else f"{s.cov_start} edges (libFuzzer)",
+            None if s.cov_end is None else f"{s.cov_end} edges (libFuzzer)")
+
+
+def _bench(args, target, seconds: float) -> int:
+    rates = {}
+    for judged in (True, False):
+        runner = runners.runner_for(target, args.oracle)
+        runner.prepare()
+        args.no_judge = not judged
+        args.no_distill = True
+        label = "judged" if judged else "--no-judge"
+        print(f"urlwb hunt --bench: {target.name}, {label}, {seconds:.0f} s", file=sys.stderr, flush=True)
+        summary = _bench_one(args, target, runner, seconds)
+        rates[label] = summary
+    a, b = rates["judged"]["exec_per_s"], rates["--no-judge"]["exec_per_s"]
+    print(f"| parser | exec/s judged | exec/s --no-judge | ratio |")
+    print(f"| {target.name} | {a:,.0f} | {b:,.0f} | {a / b if b else float('nan'):.2f} |")
+    return 0
+
+
+def _bench_one(args, target, runner, seconds):
+    inputs = seeds.seed_inputs(args.generate, args.seed)
+    runner.reset()
+    runner.seed(inputs)
+    runner.random_seed = args.seed + 1
+    judge = None if args.no_judge else Judge(target.name, found_by="urlwb hunt --bench", file=False)
+    if judge:
+        judge.baseline(inputs)
+    stats = runners.hunt_loop(runner, seconds,
+                              None if judge is None else (lambda batch: judge.judge([decode_text(b) for b in batch])),
+                              every=args.every)
+    if judge:
+        judge.close()
+    return {"exec_per_s": stats.exec_per_s, "execs": stats.execs, "seconds": stats.seconds}

@@ -1,0 +1,3 @@
+module urlwb/hunt/go
+
+go 1.26

@@ -1,0 +1,396 @@
+"""One runner per guided fuzzer: how it starts, what its progress lines say, what it kept.
+
+Every runner works in ``.urlwb/hunt/<parser>/``: ``seed/`` (the generated inputs, in the
+fuzzer's own corpus format), ``corpus/`` (what the fuzzer keeps; for Go, its fuzz cache), and a
+log of the run. :func:`hunt_loop` runs one for a number of seconds; meanwhile, every ``every``
+seconds, the inputs it kept since the last look go to the judge (``urlwb.hunt.judge``): for all
+three fuzzers the judge is outside the fuzzer's process, in batches, so that the fuzzer loop
+runs the parser alone and every judged input is one the parser's coverage chose.
+
+- Python: ``atheris_target.py`` under libFuzzer (``-dict=fuzzers/fuzz_url.dict -max_len=256``);
+- Go: ``go test -fuzz=FuzzNetURL -parallel=1`` in a copy of ``urlwb/hunt/go/`` whose
+  ``testdata/fuzz/FuzzNetURL/`` holds the seeds (``go test fuzz v1``), ``-test.fuzzcachedir``
+  pointing into the hunt's folder;
+- JVM: Jazzer's standalone driver (``com.code_intelligence.jazzer.Jazzer``) on
+  ``urlwb/hunt/jvm/``'s harness, compiled against the Java oracles' jars (``make oracles``),
+  ``--instrumentation_includes`` the parser's packages;
+- Rust: ``urlwb/hunt/rust/``'s libfuzzer-sys binary, built with SanitizerCoverage on stable Rust.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+from urlwb import children, corpus_store
+from urlwb.errors import UsageError
+from urlwb.fuzzing.fuzz import parse_status
+from urlwb.fuzzdata import encode_text
+from urlwb.hunt import seeds as seeding
+from urlwb.hunt.targets import Target
+from urlwb.fuzzing.minimize import fuzzer_env
+
+HERE = pathlib.Path(__file__).resolve().parent
+JAZZER_VERSION = "0.24.0"
+# "fuzz: elapsed: 1m57s, execs: 2170483 (23207/sec), new interesting: 73 (total: 2871)"
+_GO_STATUS = re.compile(r"fuzz: elapsed: ([\dhms]+), execs: (\d+) \((\d+)/sec\), new interesting: (\d+) \(total: (\d+)\)")
+_LIBFUZZER_DONE = re.compile(r"^stat::average_exec_per_sec:\s+(\d+)")
+
+
+@dataclasses.dataclass
+class Stats:
+    execs: int = 0
+    seconds: float = 0.0
+    cov_start: int | None = None   # libFuzzer's edges once the seeds are loaded (INITED)
+    cov_end: int | None = None
+    kept: int = 0                  # inputs the fuzzer kept (beyond the seeds)
+    restarts: int = 0
+    stops: list = dataclasses.field(default_factory=list)  # one line per early stop (a hang, a crash)
+    log: str = ""
+
+    @property
+    def exec_per_s(self) -> float:
+        return self.execs / self.seconds if self.seconds else 0.0
+
+
+def hunt_dir(parser: str) -> pathlib.Path:
+    return corpus_store.work_root() / "hunt" / parser
+
+
+class Runner:
+    """The common part: folders, the child, its progress; subclasses say how."""
+
+    def __init__(self, target: Target, oracle_flags: list[str] | None = None):
+        self.target, self.oracle_flags = target, list(oracle_flags or [])
+        self.root = hunt_dir(target.name)
+        self.seed_dir, self.work = self.root / "seed", self.root / "corpus"
+        self.stats = Stats()
+        self._run_execs = 0
+        #: libFuzzer's -seed (atheris, Jazzer): the same hunt mutates the same way (0: random)
+        self.random_seed = 0
+        #: stop after this many executions (0: when the time is up)
+        self.runs = 0
+
+    # --- subclasses -------------------------------------------------------------------------
+    def prepare(self) -> None:
+        """Build what the fuzzer needs (UsageError, one line, when it cannot)."""
+
+    def write_seeds(self, inputs: list[str]) -> None:
+        raise NotImplementedError
+
+    def command(self, seconds: int) -> tuple[list[str], dict, pathlib.Path]:
+        raise NotImplementedError
+
+    def kept(self) -> dict[str, bytes]:
+        """Every input the fuzzer has kept so far (beyond the seeds): name -> bytes."""
+        out = {}
+        if self.work.is_dir():
+            for path in self.work.iterdir():
+                if path.name.startswith("."):
+                    continue
+                try:
+                    out[path.name] = path.read_bytes()
+                except OSError:   # libFuzzer replaced it by a reduced input meanwhile
+                    continue
+        return {k: v for k, v in out.items() if k not in self._seed_names}
+
+    def on_line(self, line: str) -> None:
+        s = parse_status(line)
+        if s:
+            if self.stats.cov_start is None:
+                self.stats.cov_start = s.cov
+            self.stats.cov_end = s.cov
+            self.stats.execs = self._run_execs + s.execs
+        m = re.match(r"^stat::number_of_executed_units:\s+(\d+)", line)
+        if m:
+            self.stats.execs = self._run_execs + int(m[1])
+
+    # --- shared -----------------------------------------------------------------------------
+    def reset(self) -> None:
+        """A fresh hunt: the previous run's kept inputs and seeds removed."""
+        shutil.rmtree(self.root, ignore_errors=True)
+        self.root.mkdir(parents=True, exist_ok=True)
+        self._seed_names: set[str] = set()
+
+    def seed(self, inputs: list[str]) -> None:
+        self.write_seeds(inputs)
+        self._seed_names = {corpus_store.sha1(encode_text(t)) for t in inputs}
+
+    def start(self, seconds: float) -> subprocess.Popen:
+        cmd, env, cwd = self.command(max(1, int(seconds)))
+        self.stats.log = str(self.root / "fuzzer.log")
+        return children.popen(cmd, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True, errors="replace", env=env, cwd=cwd)
+
+
+class PythonRunner(Runner):
+    def write_seeds(self, inputs):
+        seeding.write_corpus(self.seed_dir, inputs)
+        self.work.mkdir(parents=True, exist_ok=True)
+
+    def env(self) -> dict:
+        env = fuzzer_env()
+        env["URLWB_HUNT_PARSER"] = self.target.name
+        env["URLWB_HUNT_ORACLES"] = json.dumps(self.oracle_flags)
+        env["URLWB_HUNT_INSTRUMENT"] = ",".join(self.target.instrument)
+        return env
+
+    def command(self, seconds):
+        (self.root / "artifacts").mkdir(parents=True, exist_ok=True)
+        cmd = [sys.executable, str(HERE / "atheris_target.py"), str(self.work), str(self.seed_dir),
+               f"-max_total_time={seconds}", f"-max_len={seeding.MAX_LEN}",
+               f"-dict={seeding.DICTIONARY}", "-print_final_stats=1", "-timeout=10",
+               "-rss_limit_mb=2048", f"-artifact_prefix={self.root / 'artifacts'}/",
+               f"-seed={self.random_seed}"] + ([f"-runs={self.runs}"] if self.runs else [])
+        return cmd, self.env(), self.root
+
+    def merge(self, into: pathlib.Path, sources: list[pathlib.Path], seconds: float = 300) -> None:
+        """libFuzzer ``-merge=1``: the inputs of ``sources`` that add coverage to ``into``'s."""
+        cmd = [sys.executable, str(HERE / "atheris_target.py"), "-merge=1",
+               f"-max_len={seeding.MAX_LEN}", "-timeout=10", str(into), *map(str, sources)]
+        children.run(cmd, env=self.env(), cwd=self.root, stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL, timeout=seconds)
+
+
+class GoRunner(Runner):
+    """``go test -fuzz``; Go's fuzz cache (``-test.fuzzcachedir``) is the working corpus."""
+
+    def __init__(self, target, oracle_flags=None):
+        super().__init__(target, oracle_flags)
+        self.module = self.root / "module"
+        self.work = self.root / "cache" / target.harness
+
+    def prepare(self):
+        if shutil.which("go") is None:
+            raise UsageError(f"{self.target.name}: go is not on PATH (make oracles installs it)")
+
+    def env(self) -> dict:
+        env = dict(os.environ)
+        env.setdefault("GOTOOLCHAIN", "local")
+        env["GOFLAGS"] = "-mod=mod"
+        return env
+
+    def write_seeds(self, inputs):
+        self.module.mkdir(parents=True, exist_ok=True)
+        for name in ("go.mod", "hunt_test.go"):
+            shutil.copy2(HERE / "go" / name, self.module / name)
+        folder = self.module / "testdata" / "fuzz" / self.target.harness
+        folder.mkdir(parents=True, exist_ok=True)
+        for text in inputs:
+            data = encode_text(text)
+            (folder / corpus_store.sha1(data)).write_text(seeding.go_corpus_file(data), encoding="utf-8")
+        self.work.mkdir(parents=True, exist_ok=True)
+
+    def command(self, seconds):
+        fn = self.target.harness
+        cmd = ["go", "test", "-run=^$", f"-fuzz=^{fn}$", f"-fuzztime={f'{self.runs}x' if self.runs else f'{seconds}s'}", "-parallel=1",
+               "-fuzzminimizetime=200x",
+               ".", "-args", f"-test.fuzzcachedir={self.root / 'cache'}"]
+        return cmd, self.env(), self.module
+
+    def kept(self):
+        out = {}
+        if self.work.is_dir():
+            for path in self.work.iterdir():
+                if path.is_file():
+                    data = seeding.read_go_corpus_file(path.read_text(encoding="utf-8", errors="replace"))
+                    if data is not None:
+                        out[corpus_store.sha1(data)] = data
+        return {k: v for k, v in out.items() if k not in self._seed_names}
+
+    def on_line(self, line):
+        m = _GO_STATUS.search(line)
+        if m:
+            self.stats.execs = self._run_execs + int(m[2])
+
+    def reach(self, inputs: list[str], seconds: float = 300) -> float | None:
+        """The percentage of the target's packages' statements that ``inputs`` reach
+        (``go test -cover -coverpkg``), or None when Go cannot say."""
+        listing = self.root / "reach-inputs.json"
+        corpus_store.atomic_write(listing, json.dumps(inputs).encode("utf-8"))
+        env = self.env()
+        env["URLWB_HUNT_INPUTS"] = str(listing)
+        proc = children.run(["go", "test", "-count=1", "-run=^TestReach$", "-cover",
+                             f"-coverpkg={','.join(self.target.instrument)}", "."],
+                            env=env, cwd=self.module, capture_output=True, text=True, timeout=seconds)
+        m = re.search(r"coverage: ([\d.]+)% of statements", proc.stdout + proc.stderr)
+        return float(m[1]) if m else None
+
+
+def jazzer_jars() -> list[pathlib.Path]:
+    """Jazzer's standalone driver and its API, from the local Maven repository, fetched once
+    from Maven Central (``mvn dependency:get``) when missing."""
+    repo = pathlib.Path.home() / ".m2" / "repository" / "com" / "code-intelligence"
+    jars = [repo / a / JAZZER_VERSION / f"{a}-{JAZZER_VERSION}.jar" for a in ("jazzer", "jazzer-api")]
+    for jar, artifact in zip(jars, ("jazzer", "jazzer-api")):
+        if not jar.exists():
+            if shutil.which("mvn") is None:
+                raise UsageError("Jazzer needs mvn to fetch it (make oracles installs maven)")
+            print(f"urlwb hunt: fetching com.code-intelligence:{artifact}:{JAZZER_VERSION} (mvn)",
+                  file=sys.stderr, flush=True)
+            children.run(["mvn", "-q", "-B", "dependency:get",
+                          f"-Dartifact=com.code-intelligence:{artifact}:{JAZZER_VERSION}"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
+            if not jar.exists():
+                raise UsageError(f"could not fetch com.code-intelligence:{artifact}:{JAZZER_VERSION}")
+    return jars
+
+
+class JvmRunner(Runner):
+    """Jazzer's standalone driver on ``urlwb/hunt/jvm/urlwb/hunt/Hunt.java``."""
+
+    LIB = corpus_store.ROOT / "urlwb" / "oracles" / "java" / "build" / "lib"
+    CLASSES = corpus_store.ROOT / "build" / "hunt-jvm"
+
+    def prepare(self):
+        for tool in ("java", "javac"):
+            if shutil.which(tool) is None:
+                raise UsageError(f"{self.target.name}: {tool} is not on PATH (make oracles installs a JDK)")
+        if not self.LIB.is_dir():
+            raise UsageError(f"{self.target.name}: the Java oracles are not built ({self.LIB}): run make oracles")
+        self.jars = jazzer_jars()
+        source = HERE / "jvm" / "urlwb" / "hunt" / "Hunt.java"
+        built = self.CLASSES / "urlwb" / "hunt" / "Hunt.class"
+        if not built.exists() or built.stat().st_mtime < source.stat().st_mtime:
+            self.CLASSES.mkdir(parents=True, exist_ok=True)
+            proc = children.run(["javac", "-d", str(self.CLASSES), "-cp", f"{self.LIB}/*", str(source)],
+                                capture_output=True, text=True, timeout=300)
+            if proc.returncode:
+                raise UsageError(f"{self.target.name}: javac failed: {proc.stderr.strip().splitlines()[-1:]}")
+
+    def write_seeds(self, inputs):
+        seeding.write_corpus(self.seed_dir, inputs)
+        self.work.mkdir(parents=True, exist_ok=True)
+
+    def command(self, seconds):
+        cp = os.pathsep.join([*map(str, self.jars), str(self.CLASSES), f"{self.LIB}/*"])
+        includes = ":".join(self.target.instrument)
+        cmd = ["java", "-XX:+UseSerialGC", "-Xmx512m", f"-Durlwb.hunt.parser={self.target.harness}",
+               "-cp", cp, "com.code_intelligence.jazzer.Jazzer", "--target_class=urlwb.hunt.Hunt",
+               f"--instrumentation_includes={includes}", "--keep_going=0",
+               str(self.work), str(self.seed_dir), f"-max_total_time={seconds}",
+               f"-max_len={seeding.MAX_LEN}", f"-dict={seeding.DICTIONARY}", "-print_final_stats=1",
+               "-timeout=10", "-rss_limit_mb=2048", f"-artifact_prefix={self.root / 'artifacts'}/",
+               f"-seed={self.random_seed}"] + ([f"-runs={self.runs}"] if self.runs else [])
+        (self.root / "artifacts").mkdir(parents=True, exist_ok=True)
+        return cmd, dict(os.environ), self.root
+
+
+#: SanitizerCoverage as cargo-fuzz asks for it, without the sanitizer (stable Rust has no -Z)
+RUST_FLAGS = ("-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=3 "
+              "-Cllvm-args=-sanitizer-coverage-inline-8bit-counters "
+              "-Cllvm-args=-sanitizer-coverage-pc-table "
+              "-Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing")
+
+
+class RustRunner(PythonRunner):
+    """``urlwb/hunt/rust/``'s libFuzzer binary (libfuzzer-sys), built once into
+    ``build/hunt-rust/`` with the SanitizerCoverage flags and ``--target`` the host triple (so
+    that build scripts, compiled for the host, are not instrumented)."""
+
+    CRATE = HERE / "rust"
+    TARGET_DIR = corpus_store.ROOT / "build" / "hunt-rust"
+
+    def prepare(self):
+        if shutil.which("cargo") is None or shutil.which("rustc") is None:
+            raise UsageError(f"{self.target.name}: cargo is not on PATH (make oracles installs it)")
+        host = next((line.split()[1] for line in subprocess.run(
+            ["rustc", "-vV"], capture_output=True, text=True).stdout.splitlines()
+            if line.startswith("host:")), None)
+        self.binary = self.TARGET_DIR / host / "release" / self.target.harness
+        sources = [self.CRATE / "Cargo.toml", self.CRATE / "Cargo.lock", *self.CRATE.glob("src/*.rs")]
+        if self.binary.exists() and all(p.stat().st_mtime <= self.binary.stat().st_mtime for p in sources):
+            return
+        print(f"urlwb hunt: building {self.target.harness} (cargo, once)", file=sys.stderr, flush=True)
+        env = dict(os.environ, RUSTFLAGS=RUST_FLAGS)
+        proc = children.run(["cargo", "build", "--release", "--locked", "--target", host,
+                             "--target-dir", str(self.TARGET_DIR)], cwd=self.CRATE, env=env,
+                            capture_output=True, text=True, timeout=1800)
+        if proc.returncode or not self.binary.exists():
+            raise UsageError(f"{self.target.name}: cargo build failed: "
+                             f"{(proc.stderr.strip().splitlines() or ['?'])[-1]}")
+
+    def env(self) -> dict:
+        return dict(os.environ)
+
+    def command(self, seconds):
+        cmd, env, cwd = super().command(seconds)
+        return [str(self.binary)] + cmd[2:], env, cwd
+
+    def merge(self, into, sources, seconds: float = 300) -> None:
+        cmd = [str(self.binary), "-merge=1", f"-max_len={seeding.MAX_LEN}", "-timeout=10",
+               str(into), *map(str, sources)]
+        children.run(cmd, cwd=self.root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                     timeout=seconds)
+
+
+RUNNERS = {"python": PythonRunner, "go": GoRunner, "jvm": JvmRunner, "rust": RustRunner}
+
+
+def runner_for(target: Target, oracle_flags: list[str] | None = None) -> Runner:
+    return RUNNERS[target.language](target, oracle_flags)
+
+
+def hunt_loop(runner: Runner, seconds: float, on_batch=None, every: float = 15.0,
+              progress=None) -> Stats:
+    """Run the fuzzer for ``seconds`` of wall time (restarted, up to three times, when it stops
+    early: a hang or a crash of the parser); every ``every`` seconds and at the end, the inputs
+    kept since the last look go to ``on_batch(list of bytes)``. The fuzzer's statistics."""
+    t0 = time.monotonic()
+    seen: set[str] = set()
+    log = open(runner.root / "fuzzer.log", "a", encoding="utf-8")
+
+    def look() -> None:
+        fresh = {k: v for k, v in runner.kept().items() if k not in seen}
+        seen.update(fresh)
+        runner.stats.kept = len(seen)
+        if fresh and on_batch is not None:
+            on_batch(list(fresh.values()))
+
+    with log:
+        while True:
+            left = seconds - (time.monotonic() - t0)
+            if left < 2:
+                break
+            run_started = time.monotonic()
+            proc = runner.start(left)
+            reader = threading.Thread(target=_read, args=(proc, runner, log), daemon=True)
+            reader.start()
+            try:
+                while proc.poll() is None:
+                    deadline = time.monotonic() + every
+                    while proc.poll() is None and time.monotonic() < deadline:
+                        time.sleep(0.2)
+                        if time.monotonic() - t0 > seconds + 120:
+                            children.kill_group(proc)
+                    look()
+                    if progress:
+                        progress(time.monotonic() - t0, runner.stats)
+            finally:
+                children.release(proc)
+                reader.join(timeout=10)
+            runner.stats.seconds += time.monotonic() - run_started
+            runner._run_execs = runner.stats.execs
+            if proc.returncode == 0:
+                break
+            runner.stats.stops.append(f"the fuzzer stopped with exit status {proc.returncode} "
+                                      f"after {time.monotonic() - t0:.0f} s (see {runner.stats.log})")
+            runner.stats.restarts += 1
+            if runner.stats.restarts > 3:
+                break
+    look()
+    return runner.stats
+
+
+def _read(proc: subprocess.Popen, runner: Runner, log) -> None:
+    for line in proc.stdout:
+        log.write(line)
+        runner.on_line(line)

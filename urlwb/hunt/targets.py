@@ -1,0 +1,79 @@
+"""The parsers ``urlwb hunt`` can guide, and what is instrumented in each.
+
+A target is an oracle of :data:`urlwb.oracles.REGISTRY` (its name, which the judge asks) and the
+code whose coverage guides the fuzzer: for a Python parser the modules atheris instruments (the
+parser's own package, nothing else: not the engine, not the workbench); for Go the package whose
+coverage ``go test -fuzz`` follows and measures; for a JVM parser Jazzer's
+``--instrumentation_includes``; for Rust the crates compiled with SanitizerCoverage (the
+harness's dependency tree: ``url`` and what it uses; std is precompiled, not instrumented). A parser that cannot be guided says why in one line
+(:data:`UNGUIDED`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from urlwb import oracles
+from urlwb.errors import UsageError
+
+
+@dataclasses.dataclass(frozen=True)
+class Target:
+    name: str                    # the oracle the judge asks (urlwb.oracles.REGISTRY)
+    language: str                # "python", "go", "jvm" or "rust"
+    instrument: tuple[str, ...]  # python: modules; go: packages; jvm: class patterns; rust: crates
+    harness: str = ""            # go: the fuzz function; jvm: the parser the harness calls; rust: the binary
+
+
+PYTHON = {
+    "urllib": ("urllib.parse",),
+    "rfc3986": ("rfc3986",),
+    "yarl": ("yarl",),
+    "urllib3": ("urllib3.util.url",),
+    "hyperlink": ("hyperlink",),
+}
+GO = {"go-net-url": (("net/url",), "FuzzNetURL")}
+JVM = {
+    "okhttp": (("okhttp3.**",), "okhttp"),
+    "spring-uricomponents": (("org.springframework.web.util.**",), "spring"),
+    "apache-httpclient5": (("org.apache.hc.core5.net.**", "org.apache.hc.client5.http.utils.**"), "apache"),
+}
+RUST = {"rust-url": (("url", "idna", "percent-encoding"), "hunt_rust_url")}
+#: oracle -> why it cannot be guided here
+UNGUIDED = {
+    "httptools": "its parser is C (a compiled extension): atheris sees no Python coverage in it",
+    "engine": "the engine is the judge; fuzz it with urlwb fuzz",
+    "java-uri": "java.net.URI is a JDK class, which Jazzer does not instrument",
+    "java-url": "java.net.URL is a JDK class, which Jazzer does not instrument",
+}
+
+
+def resolve(name: str, instrument: list[str] | None = None) -> Target:
+    """The target for oracle ``name``; a user's ``py:`` oracle (registered by
+    ``oracles.configure``) is instrumented in its own top-level package unless ``instrument``
+    names modules. UsageError (one line) for an unknown or unguidable parser."""
+    if name in PYTHON:
+        return Target(name, "python", tuple(instrument or PYTHON[name]))
+    if name in GO:
+        pkgs, fn = GO[name]
+        return Target(name, "go", pkgs, fn)
+    if name in RUST:
+        crates, binary = RUST[name]
+        return Target(name, "rust", crates, binary)
+    if name in JVM:
+        pats, parser = JVM[name]
+        return Target(name, "jvm", tuple(instrument or pats), parser)
+    entry = oracles.REGISTRY.get(name)
+    if entry is not None and entry.spec is not None and entry.spec.callable:
+        module = entry.spec.callable.partition(":")[0]
+        return Target(name, "python", tuple(instrument or [module.split(".")[0]]))
+    if name in UNGUIDED:
+        raise UsageError(f"{name}: cannot be hunted: {UNGUIDED[name]}")
+    if entry is not None:
+        raise UsageError(f"{name}: no guided harness for it (huntable: {', '.join(huntable())}, "
+                         f"or your own with --oracle NAME=py:package.module:function)")
+    raise UsageError(f"unknown parser {name!r} (huntable: {', '.join(huntable())})")
+
+
+def huntable() -> list[str]:
+    return list(PYTHON) + list(GO) + list(JVM) + list(RUST)

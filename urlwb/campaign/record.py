@@ -51,6 +51,8 @@ class CampaignRecord:
     coverage_note: str = ""
     #: {"skipped": why} or {"markdown": ..., "summary": ...} of the differential round
     diff: dict = dataclasses.field(default_factory=dict)
+    #: {"skipped": why} or {"markdown": ..., "summary": ...} of the long-input round (urlwb.growth)
+    growth: dict = dataclasses.field(default_factory=dict)
     #: rounds that failed: {"round", "error", "traceback"} each
     round_errors: list[dict] = dataclasses.field(default_factory=list)
     wall_seconds: float = 0.0

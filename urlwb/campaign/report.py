@@ -132,6 +132,12 @@ def render_markdown(c: CampaignRecord) -> str:
         lines += ["##" + x if x.startswith("#") else x for x in diff["markdown"].splitlines()]
     else:
         lines.append(f"Skipped: {diff.get('skipped', 'not run')}.")
+    lines += ["", "## Time on long inputs", ""]
+    growth = c.growth or {}
+    if growth.get("markdown"):
+        lines += ["##" + x if x.startswith("#") else x for x in growth["markdown"].splitlines()]
+    else:
+        lines.append(f"Skipped: {growth.get('skipped', 'not run')}.")
     lines += ["", "## Reproduce", "", "```", f"urlwb campaign --minutes {c.minutes:g}",
               "urlwb list --findings", "urlwb replay", "```", ""]
     return "\n".join(lines)

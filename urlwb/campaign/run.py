@@ -9,8 +9,11 @@ target, then a report.
 4. triage the round's crash artifacts into ``corpus/<target>/regress/`` (minimized, deduplicated);
 5. measure the coverage again (the corpus before, plus the inputs the round added);
 6. write ``reports/campaign-<stamp>/report.md`` and ``report.html`` (and ``run.json``), point
-   ``reports/latest`` at it, then run the differential round (``urlwb.differential.command.campaign_round``) when
-   that module is there, and write the report again with its section.
+   ``reports/latest`` at it, then run the differential round
+   (``urlwb.differential.command.campaign_round``: WPT, the differential corpus, at least 2,000
+   generated inputs from the round's seed) and the long-input round
+   (``urlwb.growth.command.growth_round``: every parser's time on long inputs against the
+   engine's), writing the report again after each with its section.
 
 Findings are filed as soon as they are triaged and every write is atomic, so stopping the
 campaign at any moment loses nothing: the next round triages what was left.
@@ -42,6 +45,7 @@ from urlwb.measure import coverage
 from urlwb.fuzzing import triage
 from urlwb.cliutil import add_jobs, add_minimize_seconds, add_seed, add_targets, jobs_flag, seconds_flag
 from urlwb.differential.command import campaign_round
+from urlwb.growth.command import growth_round
 from urlwb.errors import UsageError
 from urlwb.fuzzing.fuzz import Progress, fuzz_target
 from urlwb.fuzzing.listing import preview
@@ -49,6 +53,7 @@ from urlwb.campaign.record import CampaignRecord, TargetRun
 from urlwb.campaign.report import render_html, render_markdown
 
 DIFF_SHARE = 0.15          # of the time budget, for the differential round when it exists
+GROWTH_SECONDS = 20.0      # the long-input round's budget (urlwb.growth), by default
 FIRST_SHARE = 0.6          # of the fuzzing time, split evenly; the rest goes to the gainers
 MAX_GAINERS = 4            # targets that get a second share
 RESERVE_SECONDS = 25.0     # kept back for triage, the second coverage measurement and the report
@@ -162,6 +167,10 @@ def add_arguments(parser) -> None:
     add_jobs(parser, "libFuzzer -fork workers for each target")
     parser.add_argument("--no-coverage", action="store_true", help="skip the coverage.py measurements")
     parser.add_argument("--no-diff", action="store_true", help="skip the differential round")
+    parser.add_argument("--growth-seconds", type=float, default=GROWTH_SECONDS, metavar="S",
+                        help=f"the long-input round: every parser's time on long inputs against the "
+                             f"engine's (default {GROWTH_SECONDS:g}; urlwb growth for a longer one)")
+    parser.add_argument("--no-growth", action="store_true", help="skip the long-input round")
     add_seed(parser, "the differential round's generated inputs", default=None,
              why="in the report too, so that a round can be repeated")
     add_minimize_seconds(parser, 10.0, why="the campaign's rounds are short")
@@ -173,6 +182,8 @@ def run(args) -> int:
     seconds_flag("--minutes (in seconds)", args.minutes * 60)
     jobs_flag(args.jobs)
     seconds_flag("--minimize-seconds", args.minimize_seconds)
+    if not args.no_growth:
+        seconds_flag("--growth-seconds", args.growth_seconds)
     targets = corpus_store.resolve_targets(args.targets)
     if not args.no_diff:
         try:  # the user's own oracles, for the differential round: misconfigured is exit 2, now
@@ -188,7 +199,8 @@ def run(args) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 2**31)
     budget = args.minutes * 60
     diff_seconds = max(10.0, DIFF_SHARE * budget) if diff_round else 0.0
-    reserve = diff_seconds + RESERVE_SECONDS
+    growth_seconds = 0.0 if args.no_growth else args.growth_seconds
+    reserve = diff_seconds + growth_seconds + RESERVE_SECONDS
     print(f"campaign {stamp}: {len(targets)} targets in about {args.minutes:g} min"
           + (f", differential round {diff_seconds:.0f} s (seed {seed})" if diff_round else f" (differential round skipped: {diff_skip})"))
 
@@ -280,6 +292,17 @@ def run(args) -> int:
                   "summary": result.get("summary", {})}
         record.wall_seconds = time.monotonic() - t_start
         write_report(record, out_dir, errors)
+
+    if growth_seconds:
+        print(f"long inputs ({growth_seconds:.0f} s):")
+        grown = guarded(errors, "long-input round", lambda: growth_round(
+            out_dir / "growth", growth_seconds, seed=seed), default=None)
+        record.growth = {"skipped": "the round failed (see Rounds that failed)"} if grown is None \
+            else {"markdown": grown.get("markdown", ""), "summary": grown.get("summary", {})}
+        record.wall_seconds = time.monotonic() - t_start
+        write_report(record, out_dir, errors)
+    else:
+        record.growth = {"skipped": "--no-growth"}
 
     print()
     print(f"{sum(t.execs for t in record.targets):,} executions, "

@@ -255,11 +255,18 @@ def test_two_triage_runs_do_not_interleave(tmp_path):
         second = subprocess.Popen([sys.executable, "-c", ENTRY, "triage", "percent"],
                                   env=_env(work=work), cwd=corpus_store.ROOT,
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        time.sleep(3)
-        assert second.poll() is None, "the second triage did not wait for the first"
+        # Until it says it waits (however long its start takes on a loaded machine), it holds
+        # nothing: it must not have finished before the first lets go.
+        seen = []
+        for line in second.stdout:
+            seen.append(line)
+            if "waiting for another urlwb triage" in line:
+                break
+        assert second.poll() is None, "the second triage did not wait for the first: " + "".join(seen)
         fcntl.flock(lock, fcntl.LOCK_UN)
-    out, _ = second.communicate(timeout=60)
-    assert second.returncode == 0 and "waiting for another urlwb triage" in out
+    out, _ = second.communicate(timeout=120)
+    assert second.returncode == 0, "".join(seen) + out
+    assert any("waiting for another urlwb triage" in x for x in seen)
 
 
 # -- the differential ---------------------------------------------------------------------------

@@ -10,6 +10,6 @@ release (:mod:`.install`), and the shipped validators' folders (``validators/<fo
 built by ``make oracles``).
 
 May import: ``engine``, ``properties`` and the rest of ``urlwb`` (``urlwb.oracles``,
-``urlwb.generate``, ``urlwb.corpus_store``, ``urlwb.htmlpage``, ``urlwb.cliutil``,
+``urlwb.differential.generate``, ``urlwb.corpus_store``, ``urlwb.htmlpage``, ``urlwb.cliutil``,
 ``urlwb.errors``); nothing of ``urlwb`` imports this package except ``urlwb.cli`` (by name).
 """

@@ -1,9 +1,9 @@
 """The hunt's inputs: each denied host in every spelling the URL Standard and the resolvers read
-as that address, crossed with the confusion ingredients of :mod:`urlwb.generate`.
+as that address, crossed with the confusion ingredients of :mod:`urlwb.differential.generate`.
 
 Spellings of an IPv4 address (https://url.spec.whatwg.org/#concept-ipv4-parser, and inet_aton's
 forms, :mod:`.resolvers`): four, three, two or one part; each part decimal, octal, hex in either
-case (``urlwb.generate.ipv4_number``), with leading zeros; a trailing dot; a percent-encoded
+case (``urlwb.differential.generate.ipv4_number``), with leading zeros; a trailing dot; a percent-encoded
 digit or dot (the host parser percent-decodes); full-width digits and the IDNA dots (UTS #46 maps
 them to ASCII, https://url.spec.whatwg.org/#concept-domain-to-ascii); a tab or newline inside
 (https://url.spec.whatwg.org/#concept-basic-url-parser removes them); IPv4-mapped and
@@ -24,7 +24,7 @@ import ipaddress
 import random
 from collections.abc import Iterator
 
-from urlwb import generate
+from urlwb.differential import generate
 
 FULLWIDTH_DIGITS = {str(d): chr(0xFF10 + d) for d in range(10)}
 

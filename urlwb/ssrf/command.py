@@ -27,7 +27,7 @@ import sys
 import time
 
 from urlwb import corpus_store, oracles
-from urlwb.cliutil import count_flag, seconds_flag
+from urlwb.cliutil import add_seed, count_flag, seconds_flag
 from urlwb.errors import UsageError
 from urlwb.ssrf import catalog, fetchers, hunt, inputs, policy, regress, report
 
@@ -48,7 +48,7 @@ def add_arguments(p) -> None:
     p.add_argument("--allow", default=None, metavar="HOSTS",
                    help="an allow-list: connecting anywhere else is a bypass too")
     p.add_argument("--minutes", type=float, default=2.0, help="time for the hunt (default 2)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the random phase (default 1)")
+    add_seed(p, "the random phase and of the spellings' mixed radices")
     p.add_argument("--out", type=pathlib.Path, default=DEFAULT_OUT, metavar="DIR",
                    help=f"report folder (default {DEFAULT_OUT}/)")
     p.add_argument("--no-file", action="store_true", help="file no regress entries")

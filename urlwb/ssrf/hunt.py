@@ -98,7 +98,6 @@ class Result:
     inputs: list[str] = dataclasses.field(default_factory=list)
     systematic: int = 0
     seconds: dict[str, float] = dataclasses.field(default_factory=dict)
-    minimized_rounds: int = 0
     #: one line per coverage-guided run (urlwb.ssrf.guided) whose finds were sent first
     guided: list[str] = dataclasses.field(default_factory=list)
 

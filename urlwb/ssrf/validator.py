@@ -16,7 +16,6 @@ bool, is a crash on that input. An in-process callable cannot be stopped, so it 
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import json
 from collections import Counter
@@ -182,9 +181,3 @@ class CallableValidator(Validator):
                 self.counts["rejected" if v.failure else "answered"] += 1
             out.append(v)
         return out
-
-
-def with_version_path(spec: manifests.Spec, name: str, env: dict[str, str]) -> manifests.Spec:
-    """A shipped validator's spec, run against another release (``env`` tells its adapter
-    where that release is installed), named ``name`` in reports."""
-    return dataclasses.replace(spec, env={**spec.env, **env}, source="version")

@@ -37,7 +37,8 @@ def test_the_engine_imports_nothing_of_the_workbench():
 @pytest.mark.parametrize("module, line, contract", [
     ("urlwb/mutation/mutants.py", "from urlwb.fuzzing import replay", "do not import each other"),
     ("urlwb/differential/classify.py", "from urlwb.mutation import killsuite", "do not import each other"),
-    ("urlwb/fuzzing/triage.py", "from urlwb.campaign import run", "the campaign over the jobs"),
+    ("urlwb/fuzzing/triage.py", "from urlwb.campaign import run", "layers: campaign"),
+    ("urlwb/differential/run.py", "from urlwb.hunt import judge", "layers: campaign"),
     ("urlwb/corpus_store.py", "from urlwb.differential import generate", "the shared plumbing imports no job"),
     ("urlwb/oracles/host_answer.py", "from urlwb.oracles import hosts", "no import cycles"),
 ])

@@ -99,7 +99,7 @@ def run(args) -> int:
           f"{args.runs} runs each, against the engine", flush=True)
     res = survey(names, count=a, scale=b // a, runs=args.runs, shapes=chosen,
                  file=not args.no_file, log=lambda line: print(line, flush=True))
-    res.command = "urlwb growth " + " ".join(shlex.quote(x) for x in sys.argv[2:]) if sys.argv[1:2] == ["growth"] else "urlwb growth"
+    res.command = " ".join(["urlwb growth", *(shlex.quote(x) for x in sys.argv[2:] if sys.argv[1:2] == ["growth"])])
     for path in report.write(res, args.out):
         print(f"report: {path}")
     for row, f in res.findings:

@@ -13,7 +13,7 @@ import json
 import pathlib
 
 from urlwb import corpus_store
-from urlwb.growth.measure import HANG
+from urlwb.growth.measure import FAST, HANG
 from urlwb.growth.survey import GrowthResult
 from urlwb.htmlpage import page
 
@@ -72,15 +72,19 @@ def markdown(res: GrowthResult, title: str = "Time on long inputs") -> str:
                          f"{_ms(m.short)} / {_ms(m.long)} ms, {_ratio(m)} | "
                          f"{m.engine_ratio:.1f} | {_others(f.others)} | {filed} |")
     lines += ["", "## Parsers", "",
+              "Worst shape: the highest ratio among the shapes above the time floor (none: every "
+              "shape too fast to tell).", "",
               "| parser | language | version | shapes | worst shape | ms at n / 10n | ratio | engine ratio | seconds |",
               "|---|---|---|---|---|---|---|---|---|"]
     for row in res.rows:
         if row.skipped:
             lines.append(f"| {row.name} | {row.language} | | skipped: {_cell(row.skipped)} | | | | | |")
             continue
-        worst = max(row.points, key=lambda p: float("inf") if p.ratio is None else p.ratio, default=None)
+        judged = [p for p in row.points if not p.verdict.startswith(FAST)]
+        worst = max(judged, key=lambda p: float("inf") if p.ratio is None else p.ratio, default=None)
         if worst is None:
-            lines.append(f"| {row.name} | {row.language} | {_cell(row.version)} | 0 | | | | | {row.seconds:.1f} |")
+            lines.append(f"| {row.name} | {row.language} | {_cell(row.version)} | {len(row.points)} | "
+                         f"none above the time floor | | | | {row.seconds:.1f} |")
             continue
         more = f" (+{row.unmeasured} not measured: time)" if row.unmeasured else ""
         lines.append(f"| {row.name} | {row.language} | {_cell(row.version)} | {len(row.points)}{more} | "

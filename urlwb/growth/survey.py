@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from urlwb import oracles
 from urlwb.growth import filing
-from urlwb.growth.measure import Point, Probe, Thresholds
+from urlwb.growth.measure import FAST, Point, Probe, Thresholds
 from urlwb.growth.shapes import SHAPES, Shape
 from urlwb.growth.timing import IN_PROCESS_DEADLINE, InProcessTimer, timer_for
 
@@ -136,9 +136,10 @@ def _measure_parser(row: Row, shapes, count, scale, runs, thresholds, engine_tim
     finally:
         timer.close()
         row.seconds = time.monotonic() - t0
-    worst = max((q for q in row.points if q.ratio is not None), key=lambda q: q.ratio, default=None)
+    worst = max((q for q in row.points if q.ratio is not None and not q.verdict.startswith(FAST)),
+                key=lambda q: q.ratio, default=None)
     log(f"  {row.name:28} {row.version[:24]:24} {len(row.points):2} shapes, "
-        f"{len(row.findings)} flagged, worst ratio {_r(worst.ratio if worst else None)}"
+        f"{len(row.findings)} flagged, worst ratio above the time floor {_r(worst.ratio if worst else None)}"
         f"{' (' + worst.shape.name + ')' if worst else ''}, {row.seconds:.1f} s"
         + (f"; {row.unmeasured} shapes not measured (time)" if row.unmeasured else ""))
 

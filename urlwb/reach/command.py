@@ -108,7 +108,7 @@ def run(args) -> int:
             skipped[name] = got
         else:
             reaches.append(got)
-    command = "urlwb reach " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if sys.argv[1:2] == ["reach"] else "urlwb reach"
+    command = " ".join(["urlwb reach", *(shlex.quote(a) for a in sys.argv[2:] if sys.argv[1:2] == ["reach"])])
     print(report.terminal(reaches, skipped))
     for path in report.write(reaches, skipped, described, command, args.out, args.top):
         print(f"report: {path}")

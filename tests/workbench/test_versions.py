@@ -334,3 +334,15 @@ def test_a_regress_entry_filed_against_a_version_replays_against_it(tmp_path, mo
     monkeypatch.setitem(module._state, "apart", {})
     why = module.cannot_replay(data)
     assert why is not None and "url-parse@9.9.9 is not available" in why and "ETARGET" in why
+
+
+@pytest.mark.slow
+def test_bisect_finds_url_parse_fix_of_the_backslash(tmp_path, capsys):
+    # npm's list (a registry fetch), the builds from the real cache: 1.4.1 reads good.com, 1.4.3 evil.com
+    from urlwb import cli
+    assert cli.main(["bisect", "url-parse", "http://evil.com\\@good.com/", "--oldest", "1.4.0",
+                     "--newest", "1.4.4", "--out", str(tmp_path)]) == 0
+    rep = json.loads((tmp_path / "url-parse" / "bisect.json").read_text(encoding="utf-8"))
+    assert [(r["first"], r["last"], r["standard"] == "=") for r in rep["ranges"]] == [
+        ("1.4.0", "1.4.1", False), ("1.4.3", "1.4.4", True)]
+    assert "host 'good.com'" in rep["ranges"][0]["text"] and rep["ranges"][0]["next_other"] == "1.4.3"

@@ -64,7 +64,8 @@ def add_arguments(p) -> None:
                 "version that differs splits it too. A change and its reversal inside one sampling step "
                 "can be missed. A version that does not build is skipped with its reason. Builds are "
                 "cached in ${XDG_CACHE_HOME:-~/.cache}/urlwb/versions (URLWB_VERSIONS_CACHE). "
-                "Exit status: 0 when done; 2 for a usage error (unknown parser, one with no registry "
+                "Exit status: 0 when done; 1 when no version could be asked (each skipped, with its "
+                "reason); 2 for a usage error (unknown parser, one with no registry "
                 "versions, a bound that is not a released version, a registry that says no).")
 
 
@@ -343,7 +344,7 @@ def _insertion(every, v, key) -> int:
 def terminal(rep: dict) -> str:
     lines = [f"{rep['parser']} ({rep['registry']} {rep['package']}) on {short(rep['input'], 80)!s}"
              + (f" against base {short(rep['base'], 60)}" if rep["base"] else "")
-             + (f", question {rep['question']}" if rep["question"] and rep["registry"] and rep.get("question") else ""),
+             + (f", question {rep['question']}" if rep.get("question") else ""),
              f"  {rep['releases']} releases {rep['oldest']} .. {rep['newest']}, "
              f"{sum(1 for a in rep['asked'] if not a['skipped'])} asked, "
              f"{sum(1 for a in rep['asked'] if a['skipped'])} skipped, {rep['seconds']:.1f} s"]

@@ -40,11 +40,13 @@ run: setup
 	$(BIN)/urlwb campaign
 
 # The whole suite under coverage.py (branch coverage of engine/, floor enforced), with the
-# Hypothesis profile "ci" unless another is asked for.
+# Hypothesis profile "ci" unless another is asked for, on two workers (pytest-xdist, a test file
+# per worker at a time: the files that share a working folder or a fixture stay in one process).
+# PYTEST_ARGS adds to it (e.g. -n 0 for one process, -k NAME).
 COVERAGE_FLOOR ?= 95
 test: setup
-	URLWB_HYPOTHESIS_PROFILE=$${URLWB_HYPOTHESIS_PROFILE:-ci} $(BIN)/python -m coverage run -m pytest $(PYTEST_ARGS)
-	$(BIN)/python -m coverage report --fail-under=$(COVERAGE_FLOOR)
+	URLWB_HYPOTHESIS_PROFILE=$${URLWB_HYPOTHESIS_PROFILE:-ci} $(BIN)/python -m pytest -n 2 --dist loadfile \
+		--cov --cov-report=term --cov-fail-under=$(COVERAGE_FLOOR) $(PYTEST_ARGS)
 
 bench: setup
 	$(BIN)/python scripts/bench.py all

@@ -20,7 +20,7 @@ handler code point by code point, bar runs over which its state holds. The index
 data/encoding_indexes.json (made by scripts/gen_encoding_tables.py); a table is built on the first
 use of its encoding (in tens of milliseconds).
 
-The tests (tests/test_encoding.py) hold all of this against a reference encoder written from the
+The tests (tests/engine/test_encoding.py) hold all of this against a reference encoder written from the
 Standard, on every scalar value.
 """
 
@@ -438,7 +438,7 @@ def _gb18030_segment(segment: str) -> bytes:
     Deviation, for speed: gb18030's table holds the BMP only. On U+10000 to U+10FFFF the handler
     gives the four-byte sequences of pointer 189000 + codePoint − 0x10000 (the last range of index
     gb18030 ranges), and Python's gb18030 codec gives the same bytes on every one of them
-    (tests/test_encoding.py checks them all), so the codec encodes those.
+    (tests/engine/test_encoding.py checks them all), so the codec encodes those.
     """
     table = _encoder_table("gb18030")
     parts = _SUPPLEMENTARY.split(segment)  # BMP, supplementary, BMP, ...

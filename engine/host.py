@@ -147,7 +147,7 @@ def parse_host(input: str, is_opaque: bool = False, *, errors: list[str] | None 
 
 # https://url.spec.whatwg.org/#ends-in-a-number-checker as one regular expression: the last
 # label (a trailing empty one aside) is ASCII digits, or "0x" or "0X" and ASCII hex digits (the
-# IPv4 number parser's other successes are all ASCII digits). tests/test_hosts.py checks it
+# IPv4 number parser's other successes are all ASCII digits). tests/engine/test_hosts.py checks it
 # against ends_in_a_number on every string of a small alphabet.
 _ends_in_a_number = re.compile(r"(?:\A|\.)(?:[0-9]+|0[xX][0-9A-Fa-f]*)\.?\Z").search
 

@@ -33,7 +33,7 @@ C0_CONTROLS = frozenset(map(chr, range(0x20)))
 # The URL Standard's forbidden code points are defined here, once: engine.host (the opaque-host
 # parser), engine.idna (the domain parser, which engine.host imports) and engine.url (the fast
 # path's hosts) all build their character classes from them, with ``character_class``.
-# tests/test_code_points.py checks every such class against these sets on every code point.
+# tests/engine/test_code_points.py checks every such class against these sets on every code point.
 # https://url.spec.whatwg.org/#forbidden-host-code-point
 FORBIDDEN_HOST_CODE_POINTS = frozenset("\x00\t\n\r #/:<>?@[\\]^|")
 # https://url.spec.whatwg.org/#forbidden-domain-code-point: a forbidden host code point, a C0

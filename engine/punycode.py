@@ -5,7 +5,7 @@ https://www.rfc-editor.org/rfc/rfc3492#section-6
 The URL Standard reaches it through UTS #46 (engine.idna): ToASCII encodes each non-ASCII label,
 and every "xn--" label is decoded and validated. Python's ``punycode`` codec is not used: it takes
 quadratic time on a long label of many distinct code points, and decodes "-59d" (see
-``punycode_decode``); tests/test_punycode.py holds the encoder to the codec's output.
+``punycode_decode``); tests/engine/test_punycode.py holds the encoder to the codec's output.
 """
 
 from __future__ import annotations

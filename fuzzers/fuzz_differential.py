@@ -4,12 +4,12 @@
 Invariant: on any input (with or without a base), the engine and each parser that claims the URL
 Standard (ada_url, upa_url, pywhatwgurl, and the user's own ``py:`` oracles) give the same answer:
 both failure, or the same scheme, username, password, host, port, path, query, fragment and href.
-Known, documented deviations of a peer (urlwb.classify.deviations) do not count.
+Known, documented deviations of a peer (urlwb.differential.classify.deviations) do not count.
 
 Per execution only the oracles in this process are asked (a round trip to another process per
 input would cost most of the throughput); those outside it (Node's URL, whatwg-url, browsers, the
 user's programs) get this target's corpus in batches in the campaign's differential round
-(``urlwb.diff.campaign_round``). ``check`` (the replay) also asks the ones outside the process
+(``urlwb.differential.command.campaign_round``). ``check`` (the replay) also asks the ones outside the process
 that a regress entry of this target names as its ``parser``: a finding filed against Node replays
 against Node.
 
@@ -35,9 +35,11 @@ with atheris.instrument_imports(include=["engine"], exclude=["engine.punycode"])
         if __name__ == "__main__" else contextlib.nullcontext():
     import engine  # noqa: F401  (instrumented for coverage; the oracle adapter calls it)
 
-from urlwb import classify, corpus_store, oracles, signatures as signing
-from urlwb.differential import decode_case, encode_case
-from urlwb.shrink import first_index, shrink
+from urlwb import corpus_store, oracles
+from urlwb.differential import classify
+from urlwb.fuzzing import signatures as signing
+from urlwb.differential.run import decode_case, encode_case
+from urlwb.fuzzing.shrink import first_index, shrink
 
 try:  # the user's own oracles of [tool.urlwb.oracles] (urlwb.toml or pyproject.toml here)
     oracles.configure(config=True)
@@ -146,13 +148,13 @@ def check(data: bytes) -> None:
 
 
 def signatures(data: bytes) -> list[tuple[str, str, str]]:
-    """The findings ``data`` shows now, as this target files them (urlwb.signatures)."""
+    """The findings ``data`` shows now, as this target files them (urlwb.fuzzing.signatures)."""
     input, base = decode_case(data)
     return [("invariant", sig, detail) for sig, _, detail in disagreements(input, base, _replay_oracles(data))]
 
 
 def minimize(input: str, base: str | None, signature: str, budget: int = 400) -> str:
-    """The shortest input the workbench's shrinker (urlwb.shrink) finds within ``budget``
+    """The shortest input the workbench's shrinker (urlwb.fuzzing.shrink) finds within ``budget``
     candidates while the disagreement with the same signature persists."""
     def same(s: str) -> bool:
         return any(sig == signature for sig, _, _ in disagreements(s, base))
@@ -193,7 +195,7 @@ def _log_other(signature: str, input: str, base, detail: str) -> None:
 
 def write_seeds(limit: int = 300) -> int:
     """``corpus/differential/seed/``: the first ``limit`` WPT (input, base) cases."""
-    from urlwb import generate
+    from urlwb.differential import generate
     folder = corpus_store.seed_dir("differential")
     folder.mkdir(parents=True, exist_ok=True)
     cases = generate.wpt_cases()[:limit]

@@ -29,7 +29,7 @@ with atheris.instrument_imports(include=["engine"], exclude=["engine.punycode"])
 from hypothesis import settings  # noqa: E402
 
 from properties import profiles, replay  # noqa: E402
-from urlwb import signatures as signing  # noqa: E402
+from urlwb.fuzzing import signatures as signing  # noqa: E402
 
 profiles.register_profiles()
 settings.load_profile("dev")  # failures go to the example database export-hypothesis reads
@@ -50,7 +50,7 @@ def check(data: bytes) -> None:
 
 
 def signatures(data: bytes) -> list[tuple[str, str, str]]:
-    """A property record fails under its property's name (urlwb.signatures.of_property), with
+    """A property record fails under its property's name (urlwb.fuzzing.signatures.of_property), with
     the kind export-hypothesis files it under; other inputs are signed from the traceback."""
     decoded = replay.decode_record(data)
     if decoded is None:

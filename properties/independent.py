@@ -774,7 +774,7 @@ def check_every_encoder_against_reference() -> None:
     Every encoder the URL Standard can use, on every BMP scalar value (and a sample of the
     others), gives the reference encoder's bytes and errors; ISO-2022-JP, which has state, on
     every one of them in each of its states (each code point after the one that enters the
-    state). tests/test_encoding.py does more (every supplementary code point too); this is the
+    state). tests/engine/test_encoding.py does more (every supplementary code point too); this is the
     part that runs in seconds. Every label first: as listed, in upper case, and between ASCII
     whitespace, it names the Standard's encoding."""
     if reference_encoding is None:

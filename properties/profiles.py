@@ -8,7 +8,7 @@ https://hypothesis.readthedocs.io/en/latest/reference/api.html#settings-profiles
   (``derandomize=True``, hence no database), bounded so that the whole properties suite takes
   about two minutes on two cores; no deadline (the machine is shared).
 - ``nightly``: many examples and long state-machine runs, failures saved to the database.
-- ``mutants``: the kill suite of ``urlwb mutants`` (urlwb/killsuite.py): deterministic, 100
+- ``mutants``: the kill suite of ``urlwb mutants`` (urlwb/mutation/killsuite.py): deterministic, 100
   examples, short state-machine runs, no shrinking (a mutant is killed by any failing example,
   not the smallest) and no health checks (a mutant that slows generation down is not thereby
   wrong).

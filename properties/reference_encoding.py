@@ -5,7 +5,7 @@ https://encoding.spec.whatwg.org/
 
 Written from encoding.bs step by step, it reads the vendored indexes (tests/data/encoding/,
 whatwg/encoding a985b62a9b45) in their published text format and shares no code or data file
-with the engine, which reads engine/data/encoding_indexes.json. tests/test_encoding.py runs it
+with the engine, which reads engine/data/encoding_indexes.json. tests/engine/test_encoding.py runs it
 against the engine on every scalar value; properties/independent.py on generated strings, as the
 kill suite of ``urlwb mutants`` does.
 """

@@ -4,7 +4,7 @@ lives in, and a predicate that recognizes an input containing it.
 https://url.spec.whatwg.org/
 
 A generator (a Hypothesis strategy, a libFuzzer dictionary, the differential's generator) is
-worth the corners it reaches. ``tests/test_spellings.py`` holds each generator to the spellings
+worth the corners it reaches. ``tests/workbench/test_spellings.py`` holds each generator to the spellings
 of this module that concern it; the alphabets here (``DOT_SEGMENT_SPELLINGS``,
 ``FORBIDDEN_DOMAIN_CODE_POINTS``, ``BIDI_CLASS_EXAMPLES``, ...) are what generators draw from.
 
@@ -589,7 +589,7 @@ def labels(sample: Sample) -> list[str]:
 def joining_type(c: str) -> str | None:
     """RFC 5892's Joining_Type of ``c``, None if it has none: the engine's table
     (engine/data/joining_types.txt, made from the ``idna`` package's data and compared with it
-    code point by code point in tests/test_idna_tables.py), so that the generators need no
+    code point by code point in tests/engine/test_idna_tables.py), so that the generators need no
     ``idna`` installed."""
     return _engine_idna.joining_type(ord(c))
 

@@ -8,7 +8,7 @@ and ignored code points, `xn--` labels, dot segments in every spelling, Windows 
 C0 controls, tabs and newlines, lone surrogates). All are built once, at import.
 
 The spellings the Standard treats specially are listed in ``properties/spellings.py``, whose
-alphabets the strategies draw from; ``tests/test_spellings.py`` checks that each strategy
+alphabets the strategies draw from; ``tests/workbench/test_spellings.py`` checks that each strategy
 reaches every spelling that concerns it.
 
 ``ipv4_cases`` and ``ipv6_cases`` also carry the answer fixed by their construction (the

@@ -5,7 +5,7 @@ import pathlib
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
-from urlwb import bench  # noqa: E402
+from urlwb.measure import bench  # noqa: E402
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=bench.__doc__.splitlines()[0])

@@ -72,9 +72,9 @@ def instructions(root: pathlib.Path, passes: int) -> tuple[int, int]:
 
 def target_instructions(root: pathlib.Path, target: str, corpora: list[pathlib.Path],
                         passes: int) -> tuple[int, int]:
-    """The target's inputs run ``passes`` times by ``urlwb.fuzz_events --passes`` (which imports
+    """The target's inputs run ``passes`` times by ``urlwb.fuzzing.events --passes`` (which imports
     the checkout's engine as the target does, atheris's hooks left in place)."""
-    return collected([sys.executable, "-m", "urlwb.fuzz_events", "--passes", str(passes),
+    return collected([sys.executable, "-m", "urlwb.fuzzing.events", "--passes", str(passes),
                       str(root), target, *map(str, corpora)], f"{root} {target}")
 
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The README's conformance table, computed: every vendored conformance file run through the
-engine as its test harness runs it (``urlwb.conformance``), counted, once on the fast parser
+engine as its test harness runs it (``urlwb.measure.conformance``), counted, once on the fast parser
 (``engine.URL``) and once on the reference parser (``engine.reference.ReferenceURL``; "-" where a
 file does not run the URL parser). ``python scripts/conformance.py`` prints the Markdown table;
-``tests/test_readme.py`` checks that the README holds exactly this output.
+``tests/workbench/test_readme.py`` checks that the README holds exactly this output.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
 import engine.reference  # noqa: E402
-from urlwb.conformance import SUITES  # noqa: E402
+from urlwb.measure.conformance import SUITES  # noqa: E402
 
 #: The parsers, as the URL API and as the basic URL parser.
 PARSERS = {"fast": (engine.URL, engine.basic_url_parse),

@@ -15,7 +15,7 @@ files read.
     python scripts/gen_idna_tables.py --check    # exit 1 if they are not up to date
 
 To move to a newer Unicode version: install the ``idna`` release that has it, run this script,
-run the IDNA conformance tests (tests/test_hosts.py) and commit the two files.
+run the IDNA conformance tests (tests/engine/test_hosts.py) and commit the two files.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ version is installed, and the list's age is stated (``engine.public_suffix.LIST_
     python scripts/gen_public_suffix_list.py            # write the file
     python scripts/gen_public_suffix_list.py --check    # exit 1 if it is not up to date
 
-To take a newer list: upgrade publicsuffixlist, run this script and tests/test_psl.py, commit.
+To take a newer list: upgrade publicsuffixlist, run this script and tests/engine/test_psl.py, commit.
 """
 
 from __future__ import annotations

@@ -38,19 +38,19 @@ ROOT = Path(__file__).resolve().parent.parent
 TESTS = [
     # conformance (the encoders' every-scalar-value tests, which no dependency touches, are left
     # to ``make test``)
-    "tests/test_url_parsing.py", "tests/test_setters.py", "tests/test_hosts.py", "tests/test_psl.py",
-    "tests/test_percent_encoding.py", "tests/test_validation_errors.py", "tests/test_punycode.py",
-    "tests/test_api.py",
+    "tests/engine/test_url_parsing.py", "tests/engine/test_setters.py", "tests/engine/test_hosts.py", "tests/engine/test_psl.py",
+    "tests/engine/test_percent_encoding.py", "tests/engine/test_validation_errors.py", "tests/engine/test_punycode.py",
+    "tests/engine/test_api.py",
     # the engine's own data
-    "tests/test_idna_tables.py", "tests/test_engine_data.py",
+    "tests/engine/test_idna_tables.py", "tests/engine/test_engine_data.py",
     # hypothesis: given-tests, the profiles, one state machine
     "properties/test_urls.py", "properties/test_urlencoded.py", "properties/test_percent.py",
     "properties/test_profiles.py", "properties/test_machines.py::TestSearchParams",
     # markdown-it-py: a differential round's report, Markdown and HTML
-    "tests/test_differential.py::test_campaign_round_returns_markdown_and_summary",
+    "tests/workbench/test_differential.py::test_campaign_round_returns_markdown_and_summary",
     # atheris
-    "tests/test_fuzzers.py::test_runs_as_oss_fuzz_runs_it[url]",
-    "tests/test_fuzzers.py::test_runs_as_oss_fuzz_runs_it[idna]",
+    "tests/workbench/test_fuzzers.py::test_runs_as_oss_fuzz_runs_it[url]",
+    "tests/workbench/test_fuzzers.py::test_runs_as_oss_fuzz_runs_it[idna]",
 ]
 _LOWER_BOUND = re.compile(r"([A-Za-z0-9][A-Za-z0-9._-]*)\s*>=\s*([0-9][0-9A-Za-z.]*)")
 

@@ -131,3 +131,11 @@ def run(cmd, *, timeout: float | None = None, input=None, check: bool = False,
 def jobs_limit() -> int:
     """The most libFuzzer workers one run may ask for: four per core."""
     return 4 * (os.cpu_count() or 1)
+
+
+def read_lines(stream, q) -> None:
+    """Put each line of a child's ``stream`` on the queue ``q``, stripped, then None at its end:
+    run in a thread, so that a reader can wait on the queue with a timeout."""
+    for line in stream:
+        q.put(line.strip())
+    q.put(None)

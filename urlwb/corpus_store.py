@@ -38,7 +38,7 @@ from urlwb.errors import UsageError, WriteError
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FUZZERS_DIR = ROOT / "fuzzers"
 
-#: The targets issue 4 asks for, and issue 14's ``reference``, each in ``fuzzers/fuzz_<name>.py``.
+#: The engine's fuzz targets, one an area, and ``reference`` (the two parsers against each other), each in ``fuzzers/fuzz_<name>.py``.
 CORE_TARGETS = (
     "percent", "encodings", "ipv4", "ipv6", "host", "idna", "public_suffix",
     "urlencoded", "url", "setters", "search_params", "reference",
@@ -96,9 +96,15 @@ def regress_dir(target: str) -> pathlib.Path:
     return corpus_root() / target / "regress"
 
 
+def work_path(target: str) -> pathlib.Path:
+    """Where the working corpus of ``target`` is (outside git): the one spelling of that path.
+    It may not exist yet (:func:`work_dir` makes it)."""
+    return work_root() / "corpus" / target
+
+
 def work_dir(target: str) -> pathlib.Path:
     """The working corpus of ``target`` (outside git), created on demand."""
-    path = work_root() / "corpus" / target
+    path = work_path(target)
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

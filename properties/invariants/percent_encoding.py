@@ -109,7 +109,7 @@ def check_percent_roundtrip(s: str, set_name: str) -> None:
     holds no member of the set; and percent-decoding it gives back the UTF-8 of ``s`` for the
     component and form sets (which encode '%'), and for every set when ``s`` holds no '%'.
     (That the engine's ``c in SET`` agrees with the prose on every code point is a unit test,
-    tests/test_percent_encoding.py: a property of the sets, not of the input.)
+    tests/engine/test_percent_encoding.py: a property of the sets, not of the input.)
     """
     encode_set = engine.PERCENT_ENCODE_SETS[set_name]
     usv = to_usv(s)

@@ -153,7 +153,7 @@ def check_can_parse(input: str, base: str | None = None) -> None:
 
     ``URL.can_parse`` is true exactly when ``URL.parse`` returns a URL. (That ``URL.parse``
     returns None exactly when the constructor fails, with the same href otherwise, is the same
-    code path in the engine, the API URL parser: tests/test_api.py checks it on WPT's inputs.)
+    code path in the engine, the API URL parser: tests/engine/test_api.py checks it on WPT's inputs.)
     """
     where = f"({input!r}" + ("" if base is None else f", {base!r}") + ")"
     can = engine.URL.can_parse(input, base)

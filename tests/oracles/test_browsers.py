@@ -13,7 +13,7 @@ import time
 import pytest
 
 from tests.oracles.adapter_driver import HOSTILE, PROBES, Adapter
-from urlwb.generate import generate
+from urlwb.differential.generate import generate
 from urlwb.oracles import from_api
 
 FOLDER = pathlib.Path(__file__).resolve().parents[2] / "urlwb" / "oracles" / "browsers"

@@ -4,20 +4,26 @@ Fast tests (the normal suite): names and versions parsed, the one-line errors (e
 registry's list read from a recorded answer in tests/data/versions/ (trimmed to the fields read:
 the crates.io index lines to name/vers/yanked, PyPI's JSON to each release's first two files'
 ``yanked``), the order and the pre-release rule, the cache's layout, the reasons the clients
-give, and the bisection on made-up answers. Slow tests (``@pytest.mark.slow``: run with
-``pytest --run-slow``) build one old version per registry in the real cache
+give, and the bisection on made-up answers. Slow tests (marked ``slow``, skipped unless
+``URLWB_RUN_SLOW=1``; ``-m "not slow"`` leaves them out) build one old version per registry in the real cache
 (``${XDG_CACHE_HOME:-~/.cache}/urlwb/versions``), so a second run only starts the adapters.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 import pytest
 
 from urlwb.errors import UsageError
-from urlwb.versions import bisect, builds, names, registries
+from urlwb.differential import bisect
+from urlwb.versions import builds, names, registries
 from urlwb.versions.catalog import PACKAGES
+
+#: a registry fetch or a build of an old version: only with URLWB_RUN_SLOW=1
+SLOW = pytest.mark.skipif(os.environ.get("URLWB_RUN_SLOW") != "1",
+                          reason="slow (a registry fetch or a build of an old version): URLWB_RUN_SLOW=1 runs it")
 
 DATA = pathlib.Path(__file__).resolve().parent.parent / "data" / "versions"
 
@@ -295,6 +301,7 @@ OLD = [  # (parser@version, input, what its answer holds, what its hello's versi
 
 
 @pytest.mark.slow
+@SLOW
 @pytest.mark.parametrize("ref,input,holds,version", OLD, ids=[o[0] for o in OLD])
 def test_an_old_version_builds_and_answers(ref, input, holds, version):
     from urlwb import oracles
@@ -337,6 +344,7 @@ def test_a_regress_entry_filed_against_a_version_replays_against_it(tmp_path, mo
 
 
 @pytest.mark.slow
+@SLOW
 def test_bisect_finds_url_parse_fix_of_the_backslash(tmp_path, capsys):
     # npm's list (a registry fetch), the builds from the real cache: 1.4.1 reads good.com, 1.4.3 evil.com
     from urlwb import cli

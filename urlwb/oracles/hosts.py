@@ -4,7 +4,7 @@ suffix libraries ``publicsuffix2``, ``publicsuffixlist`` and ``tldextract`` (off
 https://url.spec.whatwg.org/#hosts-(domains-and-ip-addresses)
 
 Each takes one host question and answers a :class:`HostAnswer` (or None when the question is not
-for it); :func:`urlwb.diff.host_round` asks them about the hosts the reference parser produced and
+for it); :func:`urlwb.differential.command.host_round` asks them about the hosts the reference parser produced and
 compares with the engine. Documented rejections caught: ``idna.IDNAError``; ``ValueError`` from
 ``ipaddress.ip_address``; the PSL libraries document none (they return None or the input).
 These are not WHATWG: ``idna`` is IDNA2008 (stricter than UTS46 as the Standard uses it),
@@ -19,18 +19,9 @@ import importlib
 import importlib.metadata
 import ipaddress
 import sys
-from typing import NamedTuple
 
-from urlwb.oracles import HOST_SPECS, Unavailable
-
-
-class HostAnswer(NamedTuple):
-    """``value``: the oracle's answer (ASCII domain, serialized address, public suffix or
-    registrable domain); None with ``failure`` when rejected; ``crash`` when it raised otherwise."""
-
-    failure: bool
-    value: str | None = None
-    crash: str | None = None
+from urlwb.oracles import HOST_SPECS, Unavailable, supervisor
+from urlwb.oracles.host_answer import HostAnswer, HostOracle
 
 
 def _crash(exc: BaseException) -> HostAnswer:
@@ -42,17 +33,6 @@ def _version(dist: str) -> str:
         return importlib.metadata.version(dist)
     except importlib.metadata.PackageNotFoundError:
         return "?"
-
-
-class HostOracle:
-    name = ""
-    #: which question: "to-ascii" (Unicode domain -> ASCII), "ip" (host text -> address),
-    #: "public-suffix", "registrable-domain" (ASCII domain -> answer); some answer two.
-    questions: tuple[str, ...] = ()
-    version = ""
-
-    def answer(self, question: str, text: str) -> HostAnswer:
-        raise NotImplementedError
 
 
 class IdnaOracle(HostOracle):
@@ -173,7 +153,6 @@ def load_hosts(names=None) -> tuple[dict[str, HostOracle], dict[str, str]]:
             if name in HOST_SPECS:
                 if HOST_SPECS[name].skip:
                     raise Unavailable(HOST_SPECS[name].skip)
-                supervisor = importlib.import_module("urlwb.oracles.supervisor")
                 oracles[name] = supervisor.SubprocessHostOracle(HOST_SPECS[name])
             else:
                 oracles[name] = HOST_ORACLES[name]()

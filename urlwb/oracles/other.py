@@ -5,7 +5,7 @@ https://url.spec.whatwg.org/#goals (the Standard obsoletes RFC 3986 and RFC 3987
 
 These follow RFC 3986 or their own rules; a difference with the engine is a finding about *them*
 (the validator-vs-fetcher confusions behind SSRF bugs), never an engine bug. Their records are
-taken as the parser reports them, without normalization (:mod:`urlwb.classify` compares them
+taken as the parser reports them, without normalization (:mod:`urlwb.differential.classify` compares them
 leniently). A result without a scheme when no base was given is counted as failure: it is not an
 absolute URL, which is what the Standard's parser is asked for. Documented rejections caught:
 ``urllib.parse``: ``ValueError`` (``urlsplit`` on bad brackets, ``.port`` out of range);

@@ -1,6 +1,6 @@
 """The messages of the oracle protocol (``urlwb/oracles/PROTOCOL.md``, ``urlwb-oracle/1``): the
 hello line, requests, and answers turned into :class:`~urlwb.oracles.Record` and
-:class:`~urlwb.oracles.hosts.HostAnswer`; and :class:`CallableOracle`, the same answers from a
+:class:`~urlwb.oracles.host_answer.HostAnswer`; and :class:`CallableOracle`, the same answers from a
 Python callable (``py:package.module:function``).
 
 Every check of an answer's schema lives here, so that the supervisor, the ``py:`` oracles and
@@ -15,7 +15,7 @@ import json
 
 from urlwb.oracles import (FAILURE, NOT_APPLICABLE, Oracle, Record, Unavailable, crash_record,
                            from_api, manifests)
-from urlwb.oracles.hosts import HostAnswer
+from urlwb.oracles.host_answer import HostAnswer
 
 VERSION = "urlwb-oracle/1"
 COMPONENTS = ("scheme", "username", "password", "host", "port", "path", "query", "fragment", "href")

@@ -37,7 +37,7 @@ from collections import Counter, OrderedDict
 
 from urlwb import children
 from urlwb.oracles import NOT_APPLICABLE, Oracle, Unavailable, crash_record, hang_record, manifests, protocol
-from urlwb.oracles.hosts import HostAnswer, HostOracle
+from urlwb.oracles.host_answer import HostAnswer, HostOracle
 
 #: the longest line read from a child (an answer to a 1 MB input with every field escaped fits)
 MAX_LINE = 256 * 1024 * 1024
@@ -300,121 +300,7 @@ class Supervised:
         order. A payload is ``(input, line_of)``: the input (named in findings) and a function of
         a request id giving the request line; None is not sent and comes back not applicable.
         ``convert(obj)`` turns an answer into its value, raising SchemaError when out of schema."""
-        results: list = [_UNSET] * len(payloads)
-        todo = collections.deque()
-        for i, p in enumerate(payloads):
-            if p is None:
-                results[i] = NOT_APPLICABLE
-                self.counts["not applicable"] += 1
-            else:
-                todo.append(i)
-        inflight: OrderedDict[int, _Pending] = OrderedDict()
-        # After a death with several requests in flight, they go again one at a time: the one
-        # the child dies on alone is the one that kills it.
-        suspects: collections.deque[int] = collections.deque()
-        pinning = {"alone": False, "of": 0, "found": 0}
-        oldest_key, oldest_clock = None, 0.0
-        self._answered.clear()
-
-        def settle(index: int, value) -> None:
-            results[index] = value
-            self.counts[_count(value)] += 1
-
-        def finding(index: int, what: str, reason: str) -> None:
-            cls = "oracle-hung" if what == "hung" else "oracle-crashed"
-            self.findings.append((cls, what, payloads[index][0], reason))
-
-        def end_pinning() -> None:
-            if pinning["alone"] and not pinning["found"] and not self.given_up:
-                self.incidents.append(f"died with {pinning['of']} requests in flight, none of which "
-                                      "kills it alone (not attributed to an input)")
-            pinning.update(alone=False, of=0, found=0)
-
-        def requeue_inflight() -> None:
-            for p in reversed(inflight.values()):
-                (suspects if pinning["alone"] else todo).appendleft(p.index)
-            inflight.clear()
-
-        def take(line: bytes) -> None:
-            """One line of the child: an answer to a request in flight, or a bad line."""
-            obj = None
-            try:
-                obj = protocol.decode_line(line)
-                rid = obj["id"]
-                if rid not in inflight:
-                    raise protocol.SchemaError(("a repeated answer for id " if rid in self._answered
-                                                else "an answer for an unknown id ") + str(rid))
-                value = convert(obj)
-            except protocol.SchemaError as exc:
-                bad(obj.get("id") if obj else None, f"{exc}: {_show(line)}")
-                return
-            p = inflight.pop(rid)
-            self._answered[rid] = p.index
-            settle(p.index, value)
-
-        def bad(rid, reason: str) -> None:
-            self._blame(rid, reason, inflight, results, settle, finding)
-            requeue_inflight()
-            self._restart(f"a bad line ({reason})")
-
-        while todo or inflight or suspects:
-            if self.given_up or self.closed:
-                for i in [*todo, *(p.index for p in inflight.values()), *suspects]:
-                    settle(i, NOT_APPLICABLE)
-                break
-            now = time.monotonic()
-            if suspects or pinning["alone"]:
-                if not inflight and suspects:
-                    self._send([suspects.popleft()], payloads, inflight, now)
-                    pinning["alone"] = True
-                elif not inflight:
-                    end_pinning()
-                    continue
-            elif todo and len(inflight) <= self.spec.window // 2:
-                # Refill by half windows: requests go out in batches, answers come back in batches.
-                n = min(len(todo), self.spec.window - len(inflight))
-                self._send([todo.popleft() for _ in range(n)], payloads, inflight, now)
-            first = next(iter(inflight))
-            if first != oldest_key:
-                oldest_key, oldest_clock = first, now
-            try:
-                who, what, lines, why = self.inbox.get(
-                    timeout=max(0.0, oldest_clock + self.spec.deadline - time.monotonic()))
-            except queue.Empty:
-                p = inflight.pop(first)
-                reason = f"no answer within {self.spec.deadline:g} s"
-                settle(p.index, hang_record(f"hung: {reason}"))
-                finding(p.index, "hung", reason)
-                requeue_inflight()
-                self._restart(f"hung on {_show_input(payloads[p.index][0])}")
-                continue
-            if who is not self.child:
-                continue  # from a child already replaced
-            if what == "lines":
-                for line in lines:
-                    if who is not self.child:
-                        break  # a bad line restarted it: the rest came from the old child
-                    take(line)
-            elif what == "bad":
-                bad(None, why)
-            elif pinning["alone"] and inflight:  # end of output, one request in flight: the culprit
-                words = self.child.last_words()
-                p = inflight.popitem()[1]
-                settle(p.index, crash_record(f"crashed: {words}"))
-                finding(p.index, "died", words)
-                pinning["found"] += 1
-                self._restart(f"died on {_show_input(payloads[p.index][0])}: {words}")
-            elif inflight:
-                words = self.child.last_words()
-                suspects.extend(p.index for p in inflight.values())
-                pinning.update(alone=True, of=len(inflight), found=0)
-                inflight.clear()
-                self._restart(f"died with {len(suspects)} requests in flight ({words}); "
-                              "sending them again one at a time")
-            else:
-                self._restart(f"died with nothing in flight: {self.child.last_words()}")
-        end_pinning()
-        return results
+        return _Batch(self, payloads, convert).run()
 
     def _send(self, indices: list[int], payloads, inflight, now: float) -> None:
         """Requests for ``indices``, in one write."""
@@ -426,21 +312,170 @@ class Supervised:
             inflight[rid] = _Pending(index, now)
         self.child.send(b"".join(lines))
 
-    def _blame(self, rid, reason, inflight, results, settle, finding) -> None:
-        """A bad line: the request it claims (in flight, or answered already: a repeated answer)
-        gets the crash record, else the oldest in flight, else no input is to blame."""
-        if rid is not None and rid in inflight:
-            index = inflight.pop(rid).index
-        elif rid is not None and rid in self._answered:
-            index = self._answered.pop(rid)
-            self.counts[_count(results[index])] -= 1
-        elif inflight:
-            index = inflight.popitem(last=False)[1].index
-        else:
-            self.incidents.append(f"a bad line with nothing in flight: {reason}")
+class _Batch:
+    """One :meth:`Supervised.run`: the payloads, their answers so far, and what is in flight.
+
+    Requests go out by half windows and are matched by id. A request with no answer past its
+    deadline is pinned as a hang; a bad line, on the request it claims; a death with several
+    requests in flight sends them again one at a time (``suspects``), so that the one the child
+    dies on alone is the one that kills it ("pinning")."""
+
+    def __init__(self, sup: "Supervised", payloads: list, convert):
+        self.sup, self.payloads, self.convert = sup, payloads, convert
+        self.results: list = [_UNSET] * len(payloads)
+        self.todo: collections.deque[int] = collections.deque()
+        for i, p in enumerate(payloads):
+            if p is None:
+                self.results[i] = NOT_APPLICABLE
+                sup.counts["not applicable"] += 1
+            else:
+                self.todo.append(i)
+        self.inflight: OrderedDict[int, _Pending] = OrderedDict()
+        self.suspects: collections.deque[int] = collections.deque()
+        #: sending the suspects alone; how many were in flight at the death; how many pinned
+        self.alone, self.pinned_of, self.pinned = False, 0, 0
+        self.oldest_key, self.oldest_clock = None, 0.0
+        sup._answered.clear()
+
+    # -- bookkeeping --------------------------------------------------------------------------
+
+    def settle(self, index: int, value) -> None:
+        self.results[index] = value
+        self.sup.counts[_count(value)] += 1
+
+    def finding(self, index: int, what: str, reason: str) -> None:
+        cls = "oracle-hung" if what == "hung" else "oracle-crashed"
+        self.sup.findings.append((cls, what, self.payloads[index][0], reason))
+
+    def end_pinning(self) -> None:
+        if self.alone and not self.pinned and not self.sup.given_up:
+            self.sup.incidents.append(f"died with {self.pinned_of} requests in flight, none of which "
+                                      "kills it alone (not attributed to an input)")
+        self.alone, self.pinned_of, self.pinned = False, 0, 0
+
+    def requeue_inflight(self) -> None:
+        for p in reversed(self.inflight.values()):
+            (self.suspects if self.alone else self.todo).appendleft(p.index)
+        self.inflight.clear()
+
+    # -- what the child says ------------------------------------------------------------------
+
+    def take(self, line: bytes) -> None:
+        """One line of the child: an answer to a request in flight, or a bad line."""
+        obj = None
+        try:
+            obj = protocol.decode_line(line)
+            rid = obj["id"]
+            if rid not in self.inflight:
+                raise protocol.SchemaError(("a repeated answer for id " if rid in self.sup._answered
+                                            else "an answer for an unknown id ") + str(rid))
+            value = self.convert(obj)
+        except protocol.SchemaError as exc:
+            self.bad(obj.get("id") if obj else None, f"{exc}: {_show(line)}")
             return
-        settle(index, crash_record(f"bad answer: {reason}"))
-        finding(index, "bad answer", reason)
+        p = self.inflight.pop(rid)
+        self.sup._answered[rid] = p.index
+        self.settle(p.index, value)
+
+    def bad(self, rid, reason: str) -> None:
+        """A bad line: the request it claims (in flight, or answered already: a repeated answer)
+        gets the crash record, else the oldest in flight, else no input is to blame; then a
+        restart."""
+        sup, index = self.sup, None
+        if rid is not None and rid in self.inflight:
+            index = self.inflight.pop(rid).index
+        elif rid is not None and rid in sup._answered:
+            index = sup._answered.pop(rid)
+            sup.counts[_count(self.results[index])] -= 1
+        elif self.inflight:
+            index = self.inflight.popitem(last=False)[1].index
+        else:
+            sup.incidents.append(f"a bad line with nothing in flight: {reason}")
+        if index is not None:
+            self.settle(index, crash_record(f"bad answer: {reason}"))
+            self.finding(index, "bad answer", reason)
+        self.requeue_inflight()
+        sup._restart(f"a bad line ({reason})")
+
+    def hung(self, rid: int) -> None:
+        """The oldest request in flight passed its deadline."""
+        p = self.inflight.pop(rid)
+        reason = f"no answer within {self.sup.spec.deadline:g} s"
+        self.settle(p.index, hang_record(f"hung: {reason}"))
+        self.finding(p.index, "hung", reason)
+        self.requeue_inflight()
+        self.sup._restart(f"hung on {_show_input(self.payloads[p.index][0])}")
+
+    def died(self) -> None:
+        """The child's output ended."""
+        sup = self.sup
+        if self.alone and self.inflight:  # one request in flight: the culprit
+            words = sup.child.last_words()
+            p = self.inflight.popitem()[1]
+            self.settle(p.index, crash_record(f"crashed: {words}"))
+            self.finding(p.index, "died", words)
+            self.pinned += 1
+            sup._restart(f"died on {_show_input(self.payloads[p.index][0])}: {words}")
+        elif self.inflight:
+            words = sup.child.last_words()
+            self.suspects.extend(p.index for p in self.inflight.values())
+            self.alone, self.pinned_of, self.pinned = True, len(self.inflight), 0
+            self.inflight.clear()
+            sup._restart(f"died with {len(self.suspects)} requests in flight ({words}); "
+                         "sending them again one at a time")
+        else:
+            sup._restart(f"died with nothing in flight: {sup.child.last_words()}")
+
+    # -- the loop -------------------------------------------------------------------------------
+
+    def send_next(self, now: float) -> bool:
+        """Send what may go now; False when there is nothing to wait for (pinning ended)."""
+        sup = self.sup
+        if self.suspects or self.alone:
+            if not self.inflight and self.suspects:
+                sup._send([self.suspects.popleft()], self.payloads, self.inflight, now)
+                self.alone = True
+            elif not self.inflight:
+                self.end_pinning()
+                return False
+        elif self.todo and len(self.inflight) <= sup.spec.window // 2:
+            # Refill by half windows: requests go out in batches, answers come back in batches.
+            n = min(len(self.todo), sup.spec.window - len(self.inflight))
+            sup._send([self.todo.popleft() for _ in range(n)], self.payloads, self.inflight, now)
+        return True
+
+    def run(self) -> list:
+        sup = self.sup
+        while self.todo or self.inflight or self.suspects:
+            if sup.given_up or sup.closed:
+                for i in [*self.todo, *(p.index for p in self.inflight.values()), *self.suspects]:
+                    self.settle(i, NOT_APPLICABLE)
+                break
+            now = time.monotonic()
+            if not self.send_next(now):
+                continue
+            first = next(iter(self.inflight))
+            if first != self.oldest_key:
+                self.oldest_key, self.oldest_clock = first, now
+            try:
+                who, what, lines, why = sup.inbox.get(
+                    timeout=max(0.0, self.oldest_clock + sup.spec.deadline - time.monotonic()))
+            except queue.Empty:
+                self.hung(first)
+                continue
+            if who is not sup.child:
+                continue  # from a child already replaced
+            if what == "lines":
+                for line in lines:
+                    if who is not sup.child:
+                        break  # a bad line restarted it: the rest came from the old child
+                    self.take(line)
+            elif what == "bad":
+                self.bad(None, why)
+            else:
+                self.died()
+        self.end_pinning()
+        return self.results
 
 
 def _count(value) -> str:

@@ -1,6 +1,6 @@
 """Known deviations of the two browsers from the URL Standard: differences with a documented
 cause (a bug the browser's own tracker or source names, or a change of the Standard the browser
-has not shipped), in the form of ``urlwb.classify.KNOWN_DEVIATIONS``. A difference tagged here is
+has not shipped), in the form of ``urlwb.differential.classify.KNOWN_DEVIATIONS``. A difference tagged here is
 still counted, but not reported again as a finding.
 
 https://url.spec.whatwg.org/#url-parsing
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from urlwb.classify import _ascii_xn_domain, _caret_in_path, _opaque_trailing_space, strict
+from urlwb.differential.classify import ascii_xn_domain, caret_in_path, opaque_trailing_space, strict
 from urlwb.oracles import Record
 
 #: The components of a record by name, for "equal except ...".
@@ -79,7 +79,7 @@ _SPACE_BEFORE_QUERY_OR_FRAGMENT = (
 
 
 DEVIATIONS = [
-    ("chromium", _opaque_trailing_space,
+    ("chromium", opaque_trailing_space,
      _SPACE_BEFORE_QUERY_OR_FRAGMENT.format(browser="Chromium 156",
                                             bug="https://issues.chromium.org/issues/400919461")),
     ("chromium", _host_space_or_asterisk,
@@ -91,16 +91,16 @@ DEVIATIONS = [
     ("chromium", _file_localhost,
      "Chromium keeps the host 'localhost' of a file URL unless a Windows drive letter follows "
      "(file host state, step 1.4.3): https://crbug.com/41299821"),
-    ("firefox", _opaque_trailing_space,
+    ("firefox", opaque_trailing_space,
      _SPACE_BEFORE_QUERY_OR_FRAGMENT.format(
          browser="Firefox ESR 153", bug="https://bugzilla.mozilla.org/show_bug.cgi?id=1951963")),
     ("firefox", _too_long,
      "Firefox rejects a URL longer than its pref network.standard-url.max-length (1 MiB by "
      "default, modules/libpref/init/StaticPrefList.yaml); the Standard sets no limit"),
-    ("firefox", _caret_in_path,
+    ("firefox", caret_in_path,
      "Firefox ESR 153 encodes '^' in special URLs' paths only; whatwg/url#846 (2025-03) added "
      "it to the path percent-encode set for all: https://bugzilla.mozilla.org/show_bug.cgi?id=1951702"),
-    ("firefox", _ascii_xn_domain,
+    ("firefox", ascii_xn_domain,
      "Firefox ESR 153 rejects an ASCII host with an xn-- label that is not valid Punycode or "
      "fails UTS46 validity; whatwg/url#914 (2026-06) made domain to ASCII only lowercase an "
      "ASCII domain, for web compatibility"),

@@ -28,8 +28,8 @@ sys.path[:0] = [str(ROOT), str(HERE)]
 
 from deviations import DEVIATIONS  # noqa: E402
 from tests.oracles.adapter_driver import Adapter  # noqa: E402
-from urlwb import classify  # noqa: E402
-from urlwb.generate import generate, wpt_cases  # noqa: E402
+from urlwb.differential import classify  # noqa: E402
+from urlwb.differential.generate import generate, wpt_cases  # noqa: E402
 from urlwb.oracles import FAILURE, Record, from_api, to_usv  # noqa: E402
 from urlwb.oracles.whatwg import EngineOracle  # noqa: E402
 

@@ -2,10 +2,10 @@
 
 https://url.spec.whatwg.org/#url-parsing
 
-``DEVIATIONS`` has the form of :data:`urlwb.classify.KNOWN_DEVIATIONS`: (oracle name,
+``DEVIATIONS`` has the form of :data:`urlwb.differential.classify.KNOWN_DEVIATIONS`: (oracle name,
 predicate(right, peer, input, base), reason), ``right`` being the engine's record (the side the
 Standard supports) and ``peer`` the adapter's. Each entry was found by running the adapter and
-the engine side by side on the vendored WPT inputs (978 pairs) and ``urlwb.generate`` inputs
+the engine side by side on the vendored WPT inputs (978 pairs) and ``urlwb.differential.generate`` inputs
 (5,000 with seed 1, 20,000 with seed 2), and each has a documented cause: the crate's own ``tests/expected_failures.txt``, a WPT
 test newer than the crate's vendored ``tests/urltestdata.json`` (72 of the workbench's WPT cases
 are), or a rust-url pull request naming the bug. Differences without such a cause are findings,
@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import re
 
-from urlwb.classify import FIELDS, _ascii_xn_domain, key, strict
+from urlwb.differential.classify import FIELDS, ascii_xn_domain, key, strict
 from urlwb.oracles import SPECIAL_SCHEMES, Record, to_usv
 from urlwb.oracles.whatwg import EngineOracle
 
@@ -109,7 +109,7 @@ def _drive_letter_kept_by_dot_dot(right: Record, peer: Record, input: str, base:
 _CRATE = "url 2.5.8"
 
 DEVIATIONS = [
-    ("rust-url", _ascii_xn_domain,
+    ("rust-url", ascii_xn_domain,
      f"{_CRATE} (idna 1.1.0) rejects an ASCII host with an xn-- label that is not valid Punycode "
      "('https://xn--/', 'http://a.b.c.xn--pokxncvks'), which WPT now expects kept as written "
      "(domain to ASCII); the crate's vendored urltestdata.json still expects failure"),

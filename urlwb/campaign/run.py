@@ -1,0 +1,343 @@
+"""``urlwb campaign [--minutes M]``: the main job (``make run``): a bounded round over every
+target, then a report.
+
+1. file any artifact an earlier, interrupted round left untriaged;
+2. measure the engine's branch coverage reached by each target's corpus (seed, regress, working);
+3. fuzz every target in turn (``urlwb.fuzzing.fuzz``, live progress): first a share of the fuzzing time
+   split evenly, then the rest to the targets that were still gaining (new coverage features per
+   second, and any crash, over their first share), the most to the fastest gainers;
+4. triage the round's crash artifacts into ``corpus/<target>/regress/`` (minimized, deduplicated);
+5. measure the coverage again (the corpus before, plus the inputs the round added);
+6. write ``reports/campaign-<stamp>/report.md`` and ``report.html`` (and ``run.json``), point
+   ``reports/latest`` at it, then run the differential round (``urlwb.differential.command.campaign_round``) when
+   that module is there, and write the report again with its section.
+
+Findings are filed as soon as they are triaged and every write is atomic, so stopping the
+campaign at any moment loses nothing: the next round triages what was left.
+
+Nothing stops the campaign: an exception of any type in a round (fuzzing, triage, coverage, the
+differential round, the report) is caught there, written into the report with its traceback
+(and, where it concerns one input, with that input), and the campaign goes on to the next
+round. The exit status says what happened: 0 no new finding, 1 new findings or a round that
+failed, 2 a usage error before anything ran.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import os
+import pathlib
+import random
+import shutil
+import subprocess
+import sys
+import time
+import traceback
+from concurrent.futures import ThreadPoolExecutor
+
+from urlwb import corpus_store, oracles
+from urlwb.measure import coverage
+from urlwb.fuzzing import triage
+from urlwb.cliutil import add_jobs, add_minimize_seconds, add_seed, add_targets, jobs_flag, seconds_flag
+from urlwb.differential.command import campaign_round
+from urlwb.errors import UsageError
+from urlwb.fuzzing.fuzz import Progress, fuzz_target
+from urlwb.fuzzing.listing import preview
+from urlwb.campaign.record import CampaignRecord, TargetRun
+from urlwb.campaign.report import render_html, render_markdown
+
+DIFF_SHARE = 0.15          # of the time budget, for the differential round when it exists
+FIRST_SHARE = 0.6          # of the fuzzing time, split evenly; the rest goes to the gainers
+MAX_GAINERS = 4            # targets that get a second share
+RESERVE_SECONDS = 25.0     # kept back for triage, the second coverage measurement and the report
+MIN_TARGET_SECONDS = 4.0   # libFuzzer's -max_total_time is whole seconds, after imports
+
+
+def _cache_path(target: str) -> pathlib.Path:
+    """Where the coverage data of ``target``'s current corpus on the current engine is kept:
+    keyed by the engine's sources and the corpus listing, so a round starts from the last one's
+    'after' measurement instead of replaying everything again."""
+
+    h = hashlib.sha1(coverage.engine_fingerprint().encode())
+    for p in coverage.corpus_paths(target):
+        h.update(os.fsencode(f"{p.parent.name}/{p.name}") + b"\0")
+    folder = coverage.cov_dir() / "cache"
+    folder.mkdir(exist_ok=True)
+    return folder / f"{target}-{h.hexdigest()[:16]}.data"
+
+
+def _measure_each(targets: list[str], folder: pathlib.Path, tag: str) -> dict[str, pathlib.Path]:
+    """Each target's whole corpus replayed under coverage (two targets at a time), or taken from
+    the cache when neither the engine nor the corpus changed since it was measured."""
+
+    def one(t):
+        out, cached = folder / f"{tag}-{t}.data", _cache_path(t)
+        if cached.exists():
+            shutil.copyfile(cached, out)
+            return out
+        coverage.measure_corpus([t], out, workers=1, log=lambda _: None)
+        shutil.copyfile(out, cached)
+        return out
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        files = dict(zip(targets, pool.map(one, targets)))
+    for t in targets:
+        print(f"  {t:14} {len(coverage.corpus_paths(t)):6} inputs")
+    return files
+
+
+def _measure_added(targets, folder, before_files, snapshots) -> dict[str, pathlib.Path]:
+    """The 'before' data plus the inputs the round added to each working corpus (libFuzzer may
+    also have replaced some inputs by smaller ones with the same features: not replayed)."""
+
+    def one(t):
+        work = corpus_store.work_path(t)
+        prefix = folder / f"new-{t}.data-part"
+        coverage.replay_covered(t, [work / n for n in sorted(_work_files(t) - snapshots[t])], prefix)
+        return coverage.combine([before_files[t], *coverage.data_parts(prefix)], folder / f"after-{t}.data")
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        files = dict(zip(targets, pool.map(one, targets)))
+    for t, f in files.items():
+        shutil.copyfile(f, _cache_path(t))
+    return files
+
+
+def _git_commit() -> str:
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=corpus_store.ROOT,
+                             capture_output=True, text=True, timeout=10)
+        return out.stdout.strip() or "?"
+    except OSError:
+        return "?"
+
+
+def _work_files(target: str) -> set[str]:
+    folder = corpus_store.work_path(target)
+    return {p.name for p in folder.iterdir()} if folder.is_dir() else set()
+
+
+def finding_record(entry: pathlib.Path, meta: dict) -> dict:
+    data = entry.read_bytes()
+    return {"target": meta["target"], "signature": meta["signature"], "kind": meta["kind"],
+            "detail": str(meta.get(meta["kind"], ""))[:2000], "path": str(entry.relative_to(corpus_store.ROOT))
+            if entry.is_relative_to(corpus_store.ROOT) else str(entry),
+            "size": len(data), "original_size": meta.get("original_size", len(data)),
+            "preview": preview(data, 100), "hex": data[:200].hex(" "), "note": meta.get("note", ""),
+            "status": meta["status"]}
+
+
+def _link_latest(reports: pathlib.Path, out_dir: pathlib.Path) -> None:
+    tmp = reports / f".latest-{os.getpid()}"
+    if tmp.is_symlink() or tmp.exists():
+        tmp.unlink()
+    tmp.symlink_to(out_dir.name)
+    os.replace(tmp, reports / "latest")
+
+
+def write_report(record: CampaignRecord, out_dir: pathlib.Path, errors: list[dict] | None = None) -> None:
+    """run.json, report.md and report.html; if rendering fails, the report says so, with the
+    traceback, and the campaign goes on (a write that cannot happen is still a WriteError)."""
+    corpus_store.atomic_write(out_dir / "run.json", json.dumps(record.as_json(), indent=1, default=str).encode())
+    try:
+        md, page = render_markdown(record), render_html(record)
+    except Exception as exc:  # noqa: BLE001 - a report that cannot render must not lose the round
+        line = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
+        if errors is not None:
+            errors.append({"round": "report", "error": line, "traceback": traceback.format_exc()})
+        md = f"# Campaign {record.stamp}\n\nThe report could not be rendered: {line}\n\n" \
+             f"```\n{traceback.format_exc()}```\n\nThe round's data is in run.json.\n"
+        page = "<!doctype html><meta charset=utf-8><pre>" + html.escape(md) + "</pre>"
+    corpus_store.atomic_write(out_dir / "report.md", md.encode("utf-8"))
+    corpus_store.atomic_write(out_dir / "report.html", page.encode("utf-8"))
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--minutes", type=float, default=2.5, metavar="M",
+                        help="wall time of the whole round, about; fuzzing gets what the "
+                             "measurements leave, split between the targets (default 2.5)")
+    add_targets(parser)
+    add_jobs(parser, "libFuzzer -fork workers for each target")
+    parser.add_argument("--no-coverage", action="store_true", help="skip the coverage.py measurements")
+    parser.add_argument("--no-diff", action="store_true", help="skip the differential round")
+    add_seed(parser, "the differential round's generated inputs", default=None,
+             why="in the report too, so that a round can be repeated")
+    add_minimize_seconds(parser, 10.0, why="the campaign's rounds are short")
+    parser.add_argument("--out", type=pathlib.Path, default=corpus_store.ROOT / "reports",
+                        help="folder for campaign-<stamp>/ and the latest link (default reports/)")
+
+
+def run(args) -> int:
+    seconds_flag("--minutes (in seconds)", args.minutes * 60)
+    jobs_flag(args.jobs)
+    seconds_flag("--minimize-seconds", args.minimize_seconds)
+    targets = corpus_store.resolve_targets(args.targets)
+    if not args.no_diff:
+        try:  # the user's own oracles, for the differential round: misconfigured is exit 2, now
+            oracles.configure(config=True)
+        except oracles.manifests.ManifestError as exc:
+            raise UsageError(str(exc)) from None
+    t_start = time.monotonic()
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    out_dir = args.out / f"campaign-{stamp}"
+    out_dir.mkdir(parents=True, exist_ok=True)
+
+    diff_round, diff_skip = (None, "--no-diff") if args.no_diff else (campaign_round, None)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 2**31)
+    budget = args.minutes * 60
+    diff_seconds = max(10.0, DIFF_SHARE * budget) if diff_round else 0.0
+    reserve = diff_seconds + RESERVE_SECONDS
+    print(f"campaign {stamp}: {len(targets)} targets in about {args.minutes:g} min"
+          + (f", differential round {diff_seconds:.0f} s (seed {seed})" if diff_round else f" (differential round skipped: {diff_skip})"))
+
+    errors: list[dict] = []   # rounds that failed, each with its traceback
+    leftovers = guarded(errors, "triage of earlier artifacts", lambda: triage.triage(
+        targets, minimize_seconds=args.minimize_seconds, log=print), default=[])
+    if leftovers:
+        print(f"filed {sum(t.verdict == 'new' for t in leftovers)} findings left by an earlier round")
+
+    cov_folder = coverage.cov_dir() / f"campaign-{stamp}"
+    cov_folder.mkdir(parents=True, exist_ok=True)
+    before_files, branch_before, fingerprint = {}, {}, coverage.engine_fingerprint()
+    measure = not args.no_coverage
+    if measure:
+        print("engine coverage of the corpora before the round:")
+        before_files = guarded(errors, "coverage before", lambda: _measure_each(
+            targets, cov_folder, "before"), default=None)
+        measure = before_files is not None
+    if measure:
+        branch_before = {t: coverage.branch_percent(f) for t, f in before_files.items()}
+        branch_before_all = coverage.branch_percent(
+            coverage.combine(list(before_files.values()), cov_folder / "before-all.data"))
+        print(f"  ({time.monotonic() - t_start:.0f} s)")
+
+    progress = Progress()
+    snapshots = {t: _work_files(t) for t in targets}
+    fuzz_budget = budget - (time.monotonic() - t_start) - reserve
+    results = guarded(errors, "fuzzing", lambda: fuzz_round(targets, fuzz_budget, args.jobs,
+                                                          progress), default=[])
+
+    print("triage:")
+    triaged = guarded(errors, "triage", lambda: triage.triage(
+        targets, minimize_seconds=args.minimize_seconds, log=print), default=[])
+
+    branch_after, after_files, coverage_note = {}, {}, ""
+    if measure:
+        if coverage.engine_fingerprint() != fingerprint:
+            coverage_note = ("the engine's sources changed during the round: 'before' was measured on "
+                             "the old engine, 'after' on the new one, both by replaying the corpus")
+            print(f"note: {coverage_note}")
+            after_files = guarded(errors, "coverage after", lambda: _measure_each(
+                targets, cov_folder, "after"), default=None)
+        else:
+            print("engine coverage after the round (the corpus before, plus the inputs the round added):")
+            after_files = guarded(errors, "coverage after", lambda: _measure_added(
+                targets, cov_folder, before_files, snapshots), default=None)
+        measure = after_files is not None
+    if measure:
+        for t in targets:
+            branch_after[t] = coverage.branch_percent(after_files[t])
+            print(f"  {t:14} {branch_before[t]:5.1f}% -> {branch_after[t]:5.1f}%")
+
+    record = CampaignRecord(
+        stamp=stamp, minutes=args.minutes, engine_commit=_git_commit(), seed=seed,
+        duplicates=sum(t.verdict == "duplicate" for t in triaged),
+        unreproducible=sum(t.verdict == "unreproducible" for t in triaged))
+    for r in results:
+        record.targets.append(TargetRun(
+            target=r.target, seconds=r.seconds, execs=r.execs, exec_per_s=r.exec_per_s,
+            cov_start=r.cov_start, cov_end=r.cov_end, ft_end=r.ft_end, corpus=r.corpus,
+            crashes=max(r.crashes, len(r.artifacts)), restarts=r.restarts, timeline=r.timeline,
+            new=sum(x.target == r.target and x.verdict == "new" for x in triaged),
+            branch_before=branch_before.get(r.target), branch_after=branch_after.get(r.target),
+            log=r.log))
+    for x in triaged + leftovers:
+        if x.verdict == "new" and x.entry:
+            record.new_findings.append(finding_record(x.entry, corpus_store.load_sidecar(
+                corpus_store.sidecar_path(x.entry))))
+    open_entries = [e for e in corpus_store.iter_regress() if e.sidecar and e.status == "open"]
+    record.open_total = len(open_entries)
+    record.open_findings = [finding_record(e.path, e.sidecar) for e in open_entries]
+    if measure:
+        record.branch_before = branch_before_all
+        record.branch_after = coverage.branch_percent(
+            coverage.combine(list(after_files.values()), cov_folder / "after-all.data"))
+    record.coverage_note = coverage_note
+    record.diff = {"skipped": diff_skip} if diff_skip else {"skipped": "running"}
+    record.round_errors = errors
+    record.wall_seconds = time.monotonic() - t_start
+    write_report(record, out_dir, errors)
+    _link_latest(args.out, out_dir)
+
+    if diff_round:
+        print(f"differential round ({diff_seconds:.0f} s):")
+        result = guarded(errors, "differential round", lambda: diff_round(
+            out_dir / "differential", diff_seconds, seed), default=None)
+        record.diff = {"skipped": "the round failed (see Rounds that failed)"} if result is None \
+            else {"markdown": result.get("markdown", ""),
+                  "summary": result.get("summary", {})}
+        record.wall_seconds = time.monotonic() - t_start
+        write_report(record, out_dir, errors)
+
+    print()
+    print(f"{sum(t.execs for t in record.targets):,} executions, "
+          f"{len(record.new_findings)} new findings, {record.open_total} open in corpus/*/regress/")
+    if not args.no_coverage:
+        print(f"engine branch coverage by the corpora: {record.branch_before:.1f}% -> {record.branch_after:.1f}%")
+    print(f"report: {out_dir / 'report.md'}")
+    print(f"        {out_dir / 'report.html'}  (latest: {args.out / 'latest'})")
+    for e in errors:
+        print(f"round failed: {e['round']}: {e['error']}", file=sys.stderr)
+    return 1 if record.new_findings or errors else 0
+
+
+def guarded(errors: list[dict], round_name: str, run_round, default):
+    """Run one round of the campaign; an exception of any type is written down (round, one
+    line, traceback) and the campaign goes on with ``default``. KeyboardInterrupt still stops
+    the campaign (Ctrl-C): findings filed so far are on disk."""
+    try:
+        return run_round()
+    except Exception as exc:  # noqa: BLE001 - whatever a round raises must not stop the others
+        line = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
+        print(f"round failed: {round_name}: {line} (the campaign goes on)", file=sys.stderr)
+        errors.append({"round": round_name, "error": line, "traceback": traceback.format_exc()})
+        return default
+
+
+def fuzz_round(targets: list[str], seconds: float, jobs: int, progress) -> list:
+    """Fuzz every target: FIRST_SHARE of ``seconds`` split evenly, then the rest to the (at most
+    MAX_GAINERS) targets that gained most per second in their first share. One RunResult per
+    run, in order."""
+    results = []
+    first = max(MIN_TARGET_SECONDS, FIRST_SHARE * seconds / max(1, len(targets)))
+    t0 = time.monotonic()
+    for t in targets:
+        results.append(fuzz_target(t, first, jobs, progress=progress))
+    left = seconds - (time.monotonic() - t0)
+    gainers = sorted(((gain_rate(r), r.target) for r in results if gain_rate(r) > 0),
+                     reverse=True)[:MAX_GAINERS]
+    gainers = [(rate, t) for rate, t in gainers if left / max(1, len(gainers)) >= MIN_TARGET_SECONDS]
+    total = sum(rate for rate, _ in gainers)
+    for rate, t in gainers:
+        share = left * rate / total
+        if share >= MIN_TARGET_SECONDS:
+            print(f"  {t}: {share:.0f} s more (gained {rate:.2f} features/s)")
+            results.append(fuzz_target(t, share, jobs, progress=progress))
+    return results
+
+
+def gain_rate(result) -> float:
+    """New coverage features per second over a run's second half (its early seconds replay the
+    corpus and always gain), plus one per crash: how much more time the target is worth."""
+    line = [row for row in result.timeline if row[0] > 0]
+    if len(line) < 2 or not result.seconds:
+        return float(result.crashes + len(result.artifacts))
+    half = [row for row in line if row[0] >= line[-1][0] / 2] or line[-1:]
+    span = max(1e-9, line[-1][0] - half[0][0])
+    return max(0.0, (line[-1][3] - half[0][3]) / span) + result.crashes + len(result.artifacts)
+
+
+if __name__ == "__main__":
+    sys.exit("use: urlwb campaign")

@@ -1,0 +1,407 @@
+"""``urlwb bisect PARSER INPUT``: which released versions of a parser give which answer on one input.
+
+    urlwb bisect PARSER INPUT [--base B] [--oldest V] [--newest V] [--pre] [--step N]
+                 [--question Q] [--out DIR] [--rebuild]
+
+The versions are the registry's own list (:mod:`urlwb.versions.registries`), oldest first,
+pre-releases left out unless ``--pre``. Each version asked is built in the cache
+(:mod:`urlwb.versions.builds`) and asked through the oracle protocol, like any oracle.
+
+How every change is found: the oldest and the newest version are asked; an interval whose two
+ends answer differently is split at its middle version, and each half whose ends differ is split
+again (recursive bisection) until the change lies between two neighbouring releases. An interval
+whose two ends agree is sampled every ``--step`` releases (default 8; 0: not sampled): a sampled
+version that answers otherwise splits it in turn. So every change between two versions that
+answer differently is found; a change and its reversal that both fall between two sampled
+versions (fewer than STEP releases apart, ends agreeing) can be missed, and the report says that
+the versions inside a range were not all asked. A version that does not build (or whose oracle
+does not start) is skipped, never silently: its reason is in the output, and the search takes
+the nearest version that builds.
+
+Output: the ranges of versions with each answer (for an advisory's "affected versions" line),
+each marked against the Standard's answer (the engine), in the terminal and as
+``DIR/<parser>/report.md`` and ``report.html`` (default ``reports/bisect``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import pathlib
+import sys
+import time
+
+from urlwb import oracles
+from urlwb.cliutil import count_flag, short
+from urlwb.errors import UsageError
+from urlwb.versions import builds, names, registries
+
+DEFAULT_OUT = pathlib.Path("reports") / "bisect"
+DEFAULT_STEP = 8
+QUESTIONS = ("to-ascii", "ip", "public-suffix", "registrable-domain")
+
+
+def add_arguments(p) -> None:
+    p.add_argument("parser", metavar="PARSER", help="a shipped parser with registry versions "
+                   "(url-parse, whatwg-url, yarl, rfc3986, urllib3, hyperlink, ada_url, idna, okhttp, "
+                   "spring-uricomponents, apache-httpclient5, guava-idn, rust-url, rust-idna, go-idna, ...)")
+    p.add_argument("input", metavar="INPUT", help="the input (a URL; a domain for host oracles)")
+    p.add_argument("--base", default=None, help="base URL of INPUT")
+    p.add_argument("--oldest", metavar="V", help="the oldest version to ask (a released version)")
+    p.add_argument("--newest", metavar="V", help="the newest version to ask (a released version)")
+    p.add_argument("--pre", action="store_true", help="include pre-releases")
+    p.add_argument("--step", type=int, default=DEFAULT_STEP, metavar="N",
+                   help=f"sample intervals whose ends agree every N releases (default {DEFAULT_STEP}; "
+                        "0: bisect only where the ends differ)")
+    p.add_argument("--question", choices=QUESTIONS, default=None,
+                   help="host oracles: the question (default to-ascii, else the oracle's first)")
+    p.add_argument("--out", type=pathlib.Path, default=None, metavar="DIR",
+                   help=f"report folder (default {DEFAULT_OUT})")
+    p.add_argument("--rebuild", action="store_true", help="build again even where the cache has a build")
+    p.epilog = ("How every change is found: the oldest and newest versions are asked; an interval whose "
+                "ends answer differently is split at its middle, recursively, down to two neighbouring "
+                "releases; an interval whose ends agree is sampled every --step releases, and a sampled "
+                "version that differs splits it too. A change and its reversal inside one sampling step "
+                "can be missed. A version that does not build is skipped with its reason. Builds are "
+                "cached in ${XDG_CACHE_HOME:-~/.cache}/urlwb/versions (URLWB_VERSIONS_CACHE). "
+                "Exit status: 0 when done; 1 when no version could be asked (each skipped, with its "
+                "reason); 2 for a usage error (unknown parser, one with no registry "
+                "versions, a bound that is not a released version, a registry that says no).")
+
+
+@dataclasses.dataclass
+class Asked:
+    """One version's answer: ``key`` compares answers, ``text`` shows one; or ``skipped``."""
+
+    version: str
+    key: tuple | None = None
+    text: str = ""
+    standard: str = ""   # "=" when it agrees with the Standard, else what differs
+    shown: str = ""      # the hello line's version
+    skipped: str | None = None
+
+
+def _record_text(r) -> str:
+    if r is None:
+        return "not applicable"
+    if r.crash:
+        return f"crash: {r.crash[:120]}"
+    if r.failure:
+        return "failure"
+    return f"host {r.host!r}, href {r.href!r}" if r.href is not None else f"host {r.host!r}, path {r.path!r}"
+
+
+def _record_key(r) -> tuple:
+    if r is None:
+        return ("n/a",)
+    if r.crash:
+        return ("crash", r.crash.split(":")[0])
+    return tuple(r)
+
+
+class Asker:
+    """Builds a version, starts its oracle, asks it the one question, closes it."""
+
+    def __init__(self, pkg, input: str, base: str | None, question: str | None, rebuild: bool, log):
+        self.pkg, self.input, self.base, self.rebuild, self.log = pkg, input, base, rebuild, log
+        self.question = question
+        self.standard = self._standard()
+
+    def _standard(self):
+        if self.pkg.kind == "url":
+            loaded, skipped = oracles.load(["engine"])
+            if "engine" not in loaded:
+                raise UsageError(f"the engine cannot run: {skipped.get('engine')}")
+            rec = loaded["engine"].parse(oracles.to_usv(self.input),
+                                         None if self.base is None else oracles.to_usv(self.base))
+            return rec
+        return None   # host: computed per question once known
+
+    def standard_host(self, question: str):
+        import engine
+        try:
+            if question == "to-ascii":
+                return engine.domain_to_ascii(self.input)
+            if question == "public-suffix":
+                return engine.public_suffix(self.input)
+            if question == "registrable-domain":
+                return engine.registrable_domain(self.input)
+            return engine.serialize_host(engine.parse_host(self.input))
+        except engine.Failure:
+            return None
+
+    def ask(self, version: str) -> Asked:
+        try:
+            spec = builds.build(self.pkg, version, rebuild=self.rebuild, log=self.log)
+        except builds.BuildError as exc:
+            return Asked(version, skipped=str(exc).split(": ", 1)[-1] if "does not build" in str(exc) else str(exc))
+        names.add(spec)
+        if self.pkg.kind == "url":
+            return self._ask_url(version, spec.name)
+        return self._ask_host(version, spec.name)
+
+    def _ask_url(self, version, name) -> Asked:
+        from urlwb.differential import classify
+        loaded, skipped = oracles.load([name])
+        if name not in loaded:
+            return Asked(version, skipped=f"its oracle did not start: {skipped.get(name)}")
+        o = loaded[name]
+        try:
+            base = None if self.base is None else oracles.to_usv(self.base)
+            if base is not None and not o.supports_base:
+                return Asked(version, skipped="resolves no base")
+            rec = o.parse_many([(oracles.to_usv(self.input), base)])[0]
+        finally:
+            oracles.close_all(loaded)
+        std = ""
+        if self.standard is not None and rec is not None:
+            verdict = classify.classify(self.input, self.standard, rec,
+                                        oracles.REGISTRY[name].family != "whatwg")
+            std = "=" if verdict is None else classify.TITLES[verdict.cls]
+        return Asked(version, _record_key(rec), _record_text(rec), std, o.version)
+
+    def _ask_host(self, version, name) -> Asked:
+        from urlwb.oracles.hosts import close_hosts, load_hosts
+        loaded, skipped = load_hosts([name])
+        if name not in loaded:
+            return Asked(version, skipped=f"its oracle did not start: {skipped.get(name)}")
+        o = loaded[name]
+        try:
+            q = self.question or ("to-ascii" if "to-ascii" in o.questions else o.questions[0])
+            self.question = q
+            ans = o.answer(q, self.input)
+        finally:
+            close_hosts(loaded)
+        if ans.crash:
+            key, text = ("crash", ans.crash.split(":")[0]), f"crash: {ans.crash[:120]}"
+        elif ans.failure:
+            key, text = ("failure",), "failure"
+        else:
+            key, text = ("value", ans.value), repr(ans.value)
+        exp = self.standard_host(q)
+        std = "=" if (not ans.failure and not ans.crash and ans.value == exp) or (ans.failure and exp is None) else (
+            f"the Standard: {exp!r}" if exp is not None else "the Standard: failure")
+        return Asked(version, key, text, std, o.version)
+
+
+def search(versions: list[str], ask, step: int) -> dict[int, Asked]:
+    """Ask versions by recursive bisection (plus sampling every ``step`` releases of intervals
+    whose ends agree); returns index -> Asked for every version asked."""
+    got: dict[int, Asked] = {}
+
+    def get(i: int) -> Asked:
+        if i not in got:
+            got[i] = ask(versions[i])
+        return got[i]
+
+    def ok(i: int) -> bool:
+        return get(i).skipped is None
+
+    def nearest(lo: int, hi: int) -> int | None:
+        """A version strictly between lo and hi that answers, as near the middle as there is."""
+        mid = (lo + hi) // 2
+        for d in range(0, hi - lo):
+            for j in (mid + d, mid - d) if d else (mid,):
+                if lo < j < hi and ok(j):
+                    return j
+        return None
+
+    def split(lo: int, hi: int) -> None:
+        if hi - lo <= 1:
+            return
+        if get(lo).key != get(hi).key:
+            m = nearest(lo, hi)
+            if m is not None:
+                split(lo, m)
+                split(m, hi)
+            return
+        if step > 0:
+            for j in range(lo + step, hi, step):
+                if ok(j) and get(j).key != get(lo).key:
+                    split(lo, j)
+                    split(j, hi)
+                    return
+
+    first = next((i for i in range(len(versions)) if ok(i)), None)
+    if first is None:
+        return got
+    last = next((i for i in range(len(versions) - 1, first - 1, -1) if ok(i)), first)
+    split(first, last)
+    return got
+
+
+@dataclasses.dataclass
+class Range:
+    first: str
+    last: str
+    text: str
+    standard: str
+    releases: int
+    asked: int
+    #: the next release that answers otherwise (or None: the newest asked)
+    next_other: str | None = None
+
+
+def ranges(versions: list[str], got: dict[int, Asked]) -> list[Range]:
+    """Consecutive asked versions with one answer merged into a range (the releases between two
+    of them, not asked, are taken to answer the same: what bisection assumes)."""
+    idx = sorted(i for i, a in got.items() if a.skipped is None)
+    out: list[Range] = []
+    start = None
+    for n, i in enumerate(idx):
+        if start is None:
+            start, count = i, 0
+        count += 1
+        nxt = idx[n + 1] if n + 1 < len(idx) else None
+        if nxt is None or got[nxt].key != got[i].key:
+            a = got[i]
+            out.append(Range(versions[start], versions[i], a.text, a.standard, i - start + 1, count,
+                             versions[nxt] if nxt is not None else None))
+            start = None
+    return out
+
+
+def run(args) -> int:
+    t0 = time.monotonic()
+    parser, version = names.split(args.parser)
+    if version is not None:
+        raise UsageError(f"{args.parser}: bisect takes a parser without a version (--oldest/--newest bound it)")
+    pkg = names.package(parser)
+    count_flag("--step", args.step, least=0)
+    if pkg.kind == "url" and args.question:
+        raise UsageError("--question is for host oracles")
+    listed = _listing_package(pkg)
+    print(f"urlwb bisect: listing {pkg.registry} versions of {listed}", file=sys.stderr, flush=True)
+    versions = registries.released(pkg.registry, listed, pre=args.pre)
+    every = registries.released(pkg.registry, listed, pre=True)
+    versions = _bounded(pkg, versions, every, args.oldest, args.newest)
+    if not versions:
+        raise UsageError(f"{parser}: no released version between the bounds")
+    print(f"urlwb bisect: {len(versions)} releases of {parser}, {versions[0]} to {versions[-1]}"
+          f"{' (pre-releases included)' if args.pre else ''}", file=sys.stderr, flush=True)
+
+    def log(line):
+        print(line, file=sys.stderr, flush=True)
+
+    asker = Asker(pkg, args.input, args.base, args.question, args.rebuild, log)
+
+    def ask(v):
+        a = asker.ask(v)
+        log(f"urlwb bisect: {parser}@{v}: " + (f"skipped ({a.skipped})" if a.skipped else a.text))
+        return a
+
+    got = search(versions, ask, args.step)
+    found = ranges(versions, got)
+    seconds = time.monotonic() - t0
+    std_text = (_record_text(asker.standard) if pkg.kind == "url"
+                else repr(asker.standard_host(asker.question or "to-ascii")))
+    report = {
+        "parser": parser, "registry": pkg.registry, "package": listed, "input": args.input,
+        "base": args.base, "question": asker.question, "oldest": versions[0], "newest": versions[-1],
+        "releases": len(versions), "step": args.step, "pre": args.pre, "seconds": round(seconds, 1),
+        "standard": std_text,
+        "ranges": [dataclasses.asdict(r) for r in found],
+        "asked": [{"version": a.version, "answer": a.text, "standard": a.standard, "hello_version": a.shown,
+                   "skipped": a.skipped} for _, a in sorted(got.items())],
+    }
+    print(terminal(report))
+    paths = write_report(report, args.out or DEFAULT_OUT)
+    for p in paths:
+        print(f"report: {p}")
+    if not found:
+        print(f"urlwb bisect: no version of {parser} could be asked (each skipped, above)", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _listing_package(pkg) -> str:
+    # OkHttp 5's jar is okhttp-jvm; the okhttp artifact lists every release (3, 4 and 5)
+    return pkg.package
+
+
+def _bounded(pkg, versions: list[str], every: list[str], oldest, newest) -> list[str]:
+    key = registries.sort_key(pkg.registry)
+    for flag, v in (("--oldest", oldest), ("--newest", newest)):
+        if v is not None and v not in every:
+            near = sorted(every, key=lambda x: abs(every.index(x) - _insertion(every, v, key)))[:3]
+            raise UsageError(f"{flag} {v}: not a released version of {pkg.parser} on {pkg.registry} "
+                             f"(nearest: {', '.join(sorted(near, key=key))})")
+    lo = key(oldest) if oldest else None
+    hi = key(newest) if newest else None
+    out = [v for v in versions if (lo is None or key(v) >= lo) and (hi is None or key(v) <= hi)]
+    if oldest and oldest not in out and oldest in every:
+        out = sorted([oldest, *out], key=key)
+    if newest and newest not in out and newest in every:
+        out = sorted([*out, newest], key=key)
+    return out
+
+
+def _insertion(every, v, key) -> int:
+    k = key(v)
+    return sum(1 for x in every if key(x) < k)
+
+
+def terminal(rep: dict) -> str:
+    lines = [f"{rep['parser']} ({rep['registry']} {rep['package']}) on {short(rep['input'], 80)!s}"
+             + (f" against base {short(rep['base'], 60)}" if rep["base"] else "")
+             + (f", question {rep['question']}" if rep.get("question") else ""),
+             f"  {rep['releases']} releases {rep['oldest']} .. {rep['newest']}, "
+             f"{sum(1 for a in rep['asked'] if not a['skipped'])} asked, "
+             f"{sum(1 for a in rep['asked'] if a['skipped'])} skipped, {rep['seconds']:.1f} s"]
+    for r in rep["ranges"]:
+        span = r["first"] if r["first"] == r["last"] else f"{r['first']} .. {r['last']}"
+        std = "= the Standard" if r["standard"] == "=" else f"differs from the Standard ({r['standard']})"
+        lines.append(f"  {span:<28} {r['text']}   [{std}; {r['releases']} releases, {r['asked']} asked]")
+    for a in rep["asked"]:
+        if a["skipped"]:
+            lines.append(f"  skipped {a['version']}: {a['skipped']}")
+    lines.append(f"  the Standard (engine): {rep['standard']}")
+    return "\n".join(lines)
+
+
+def markdown(rep: dict) -> str:
+    def cell(s) -> str:
+        return "`" + str(s).replace("`", "'").replace("|", "\\|") + "`" if s else ""
+
+    out = [f"# urlwb bisect: {rep['parser']}", "",
+           f"- input: {cell(short(rep['input'], 200))}" + (f", base {cell(short(rep['base'], 200))}" if rep["base"] else ""),
+           f"- package: {rep['registry']} `{rep['package']}`; {rep['releases']} releases from "
+           f"{rep['oldest']} to {rep['newest']}" + (" (pre-releases included)" if rep["pre"] else " (pre-releases left out)"),
+           f"- the Standard (the engine): {cell(rep['standard'])}",
+           f"- {len([a for a in rep['asked'] if not a['skipped']])} versions asked, "
+           f"{len([a for a in rep['asked'] if a['skipped']])} skipped, in {rep['seconds']:.1f} s",
+           "", "## Versions and their answers", "",
+           "| versions | answer | against the Standard | releases | asked | next release answers otherwise |",
+           "|---|---|---|---|---|---|"]
+    for r in rep["ranges"]:
+        span = r["first"] if r["first"] == r["last"] else f"{r['first']} to {r['last']}"
+        out.append(f"| {span} | {cell(r['text'])} | {'same' if r['standard'] == '=' else cell(r['standard'])} | "
+                   f"{r['releases']} | {r['asked']} | {r['next_other'] or ''} |")
+    out += ["", "## How", "",
+            "The oldest and newest versions were asked; each interval whose ends answered differently was "
+            "split at its middle release, recursively, down to two neighbouring releases; each interval "
+            f"whose ends agreed was sampled every {rep['step']} releases"
+            + (" (here: not sampled, --step 0)" if rep["step"] == 0 else "")
+            + ". The releases inside a range that were not asked are taken to answer as its ends do: a change "
+              "and its reversal within one sampling step would be missed.", "",
+            "## Every version asked", "", "| version | hello version | answer | against the Standard |",
+            "|---|---|---|---|"]
+    for a in rep["asked"]:
+        if a["skipped"]:
+            out.append(f"| {a['version']} | | skipped: {cell(a['skipped'])} | |")
+        else:
+            out.append(f"| {a['version']} | {a['hello_version']} | {cell(a['answer'])} | "
+                       f"{'same' if a['standard'] == '=' else cell(a['standard'])} |")
+    return "\n".join(out) + "\n"
+
+
+def write_report(rep: dict, out: pathlib.Path) -> list[pathlib.Path]:
+    from urlwb import corpus_store, htmlpage
+    folder = pathlib.Path(out) / rep["parser"]
+    folder.mkdir(parents=True, exist_ok=True)
+    md = markdown(rep)
+    paths = [folder / "report.md", folder / "report.html", folder / "bisect.json"]
+    corpus_store.atomic_write(paths[0], md.encode("utf-8"))
+    corpus_store.atomic_write(paths[1], htmlpage.page(f"urlwb bisect: {rep['parser']}", md).encode("utf-8"))
+    corpus_store.atomic_write(paths[2], (json.dumps(rep, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    return paths

@@ -1,0 +1,148 @@
+"""``urlwb diff``: one input, many parsers, a verdict table, or a report.
+
+https://url.spec.whatwg.org/#url-parsing
+
+    urlwb diff [INPUT ...] [--base URL] [--file F] [--corpus TARGET] [--wpt] [--generate N]
+               [--seed S] [--parsers LIST] [--reference NAME] [--out DIR] [--no-reparse]
+               [--oracle NAME=CMD | NAME=py:package.module:function ...]
+
+The differential itself is :mod:`urlwb.differential.run`; its reports, :mod:`urlwb.differential.report`.
+Up to ``--table-max`` inputs: a table in the terminal. More: a report in ``--out`` (Markdown, the
+same as one self-contained HTML page, ``findings.json`` for ``urlwb export-wpt``,
+``summary.json``, and ``parsers/<name>.json`` per parser outside the WHATWG family).
+"""
+
+from __future__ import annotations
+
+import pathlib
+import sys
+import time
+
+from urlwb import oracles
+from urlwb.cliutil import add_seed
+from urlwb.differential import generate
+from urlwb.differential.report import summarize, summary_text, terminal_table, write_report
+from urlwb.differential.run import (collect_inputs, corpus_cases, decode_case, diff, encode_case,
+                                trouble_lines, working_cases)
+from urlwb.errors import UsageError
+from urlwb.versions.names import resolve_names as versioned_names
+
+__all__ = ["add_arguments", "run", "campaign_round", "decode_case", "encode_case"]
+
+DEFAULT_OUT = pathlib.Path("reports") / "diff"
+
+
+def add_arguments(p) -> None:
+    p.add_argument("inputs", nargs="*", metavar="INPUT", help="URL strings to compare")
+    p.add_argument("--base", help="base URL for the INPUTs given on the command line")
+    p.add_argument("--file", action="append", default=[], metavar="F",
+                   help="inputs, one a line (a line in double quotes is a JSON string), or a "
+                        "urltestdata-format JSON file")
+    p.add_argument("--corpus", action="append", default=[], metavar="TARGET",
+                   help="the seed and regress inputs of a URL fuzz target (url, differential)")
+    p.add_argument("--wpt", action="store_true", help="every input of the vendored WPT "
+                   "urltestdata.json and toascii.json")
+    p.add_argument("--generate", type=int, default=0, metavar="N",
+                   help="N confusion-aware generated inputs (mutated WPT inputs and grammar)")
+    add_seed(p, "--generate")
+    p.add_argument("--parsers", default="all", metavar="LIST",
+                   help="comma list of parsers or groups: all, whatwg, other (default all)")
+    p.add_argument("--reference", default=None, metavar="NAME",
+                   help="the parser others are counted against (default engine, else ada_url)")
+    p.add_argument("--out", type=pathlib.Path, default=None, metavar="DIR",
+                   help=f"report folder (default {DEFAULT_OUT})")
+    p.add_argument("--table-max", type=int, default=10, metavar="N",
+                   help="up to N inputs: a terminal table instead of a report (default 10)")
+    p.add_argument("--no-reparse", action="store_true",
+                   help="skip the reparse-stability check of the WHATWG parsers")
+    p.add_argument("--no-hosts", action="store_true", help="skip the host-level oracles")
+    p.add_argument("--oracle", action="append", default=[], metavar="NAME=CMD",
+                   help="your own parser, always run: NAME=COMMAND (a program speaking "
+                        "urlwb/oracles/PROTOCOL.md) or NAME=py:package.module:function; also read "
+                        "from [tool.urlwb.oracles] in urlwb.toml or pyproject.toml here")
+    p.epilog = ("exit status: 0 when every parser answered every input (agreeing or not); 1 when "
+                "an oracle crashed (an undocumented exception, or its process died) or hung on "
+                "some input, or was given up: each is named in one line with the input, and the "
+                "report is written all the same; 2 for a usage error or a misconfigured oracle.")
+
+
+def run(args) -> int:
+    try:
+        flagged = oracles.configure(args.oracle)
+        names = versioned_names(args.parsers)   # PARSER@VERSION: built and registered first
+    except oracles.manifests.ManifestError as exc:
+        raise UsageError(str(exc)) from None
+    except ValueError as exc:
+        raise UsageError(f"--parsers: {exc}") from None
+    names += [n for n in flagged if n not in names]
+    items = collect_inputs(args)
+    if not items:
+        raise UsageError("no inputs (give INPUTs, --file, --corpus, --wpt or --generate N)")
+    if args.reference and args.reference not in names:
+        raise UsageError(f"--reference {args.reference}: not among --parsers")
+    many = len(items) > args.table_max
+    users = [n for n in names if oracles.REGISTRY[n].spec is not None and oracles.REGISTRY[n].spec.source != "manifest"]
+    result = diff(items, names, reference=args.reference, reparse=not args.no_reparse,
+                  hosts=not args.no_hosts and many, progress=many, required=users)
+    if not result.records:
+        raise UsageError("no parser could start: " + "; ".join(f"{k}: {v}" for k, v in result.skipped.items()))
+    if not many:
+        print(terminal_table(result))
+    else:
+        out = args.out or DEFAULT_OUT
+        paths = write_report(result, out)
+        print(summary_text(result))
+        for p in paths:
+            print(f"report: {p}")
+    trouble = trouble_lines(result)
+    for line in trouble:
+        print(f"urlwb diff: {line}", file=sys.stderr)
+    return 1 if trouble else 0
+
+
+#: generated inputs the campaign's differential round always sends, whatever its estimate: the
+#: generator reaches spellings a short fuzzing round does not (dot segments in mixed case, "0X")
+GENERATED_FLOOR = 2_000
+#: and at most, when the budget would allow more
+GENERATED_CAP = 10_000
+
+
+def campaign_round(out_dir: pathlib.Path, seconds: float, seed: int = 0,
+                   floor: int = GENERATED_FLOOR) -> dict:
+    """The campaign's differential round: every WPT input, the ``differential`` fuzz target's
+    corpus (seed, regress, and the working corpus the round grew: what coverage-guided fuzzing
+    found reaches the oracles outside the process here, in batches), then generated inputs from
+    ``seed``: as many as ``seconds`` allow (cost estimated from a WPT probe), never fewer than
+    ``floor`` (GENERATED_FLOOR) nor more than GENERATED_CAP, across every available parser, the user's own
+    included. Returns {"markdown", "summary"} (the summary names the seed and the count, so that
+    a round can be repeated) and writes them into ``out_dir/diff/``."""
+    t0 = time.perf_counter()
+    wpt = [(i, b, "wpt") for i, b in generate.wpt_cases()]
+    seen = {(i, b) for i, b, _ in wpt}
+    corpus = []
+    for i, b in corpus_cases("differential") + working_cases("differential"):
+        if (i, b) not in seen:
+            seen.add((i, b))
+            corpus.append((i, b, "corpus:differential"))
+    probe = diff(wpt[:200], _all_names(), hosts=False, reparse=False)
+    per_input = max(1e-6, probe.seconds / max(1, len(probe.items)))
+    budget = seconds - (time.perf_counter() - t0) - per_input * (len(wpt) + len(corpus)) * 1.5
+    n = int(max(floor, min(GENERATED_CAP, budget / (per_input * 1.5))))
+    gen = [(i, b, "generated") for i, b in generate.generate(n, seed=seed) if (i, b) not in seen]
+    print(f"  {len(wpt):,} WPT inputs, {len(corpus):,} from the differential corpus, "
+          f"{len(gen):,} generated (generate({n}, seed={seed}))", flush=True)
+    res = diff(wpt + corpus + gen, _all_names(), reparse=True, hosts=True)
+    title = "Differential round"
+    paths = write_report(res, pathlib.Path(out_dir) / "diff", title)
+    for line in trouble_lines(res):
+        print(f"  {line}")
+    md = paths[0].read_text(encoding="utf-8")
+    md = md.replace("\n", f"\n\nInputs: {len(wpt):,} WPT, {len(corpus):,} from the differential corpus, "
+                    f"{len(gen):,} generated from seed {seed} (`urlwb campaign --seed {seed}` repeats them).\n", 1)
+    summary = summarize(res)
+    summary["generated"] = {"seed": seed, "asked": n, "sent": len(gen)}
+    return {"markdown": md, "summary": summary}
+
+
+def _all_names() -> list[str]:
+    return list(oracles.REGISTRY)

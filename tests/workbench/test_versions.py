@@ -253,6 +253,23 @@ def test_sampling_finds_a_change_and_its_reversal():
     assert [(r.first, r.last, r.text) for r in rs] == [("0", "39", "a"), ("40", "59", "b"), ("60", "99", "a")]
 
 
+def test_a_fix_backported_to_an_older_line_is_found():
+    # 1.0.x and 1.1.x in version order; the fix is in 1.1.5 and backported to 1.0.8 (as Spring's
+    # CVE-2024-22262 fix: 6.1.6, 6.0.19, 5.3.34, found by urlwb bisect spring-uricomponents)
+    versions = [f"1.{m}.{p}" for m in (0, 1) for p in range(10)]
+    fixed = {"1.0.8", "1.0.9", *[f"1.1.{p}" for p in range(5, 10)]}
+
+    def ask(v):
+        answer = "fixed" if v in fixed else "bug"
+        return bisect.Asked(v, key=(answer,), text=answer, standard="=")
+    spans = [(r.first, r.last, r.text) for r in bisect.ranges(versions, bisect.search(versions, ask, 0))]
+    assert spans == [("1.0.0", "1.0.7", "bug"), ("1.0.8", "1.0.9", "fixed"), ("1.1.0", "1.1.4", "bug"),
+                     ("1.1.5", "1.1.9", "fixed")]
+    missed = bisect.ranges(versions, bisect.search(versions, ask, 0, lines=False))
+    assert [(r.first, r.last) for r in missed] == [("1.0.0", "1.0.7"), ("1.0.8", "1.1.9")]   # --no-lines misses 1.1.0-1.1.4
+    assert bisect.line_bounds(versions) == [0, 9, 10, 19] and bisect.line_bounds(["1", "2"]) == []
+
+
 def test_a_version_that_does_not_build_is_skipped_never_silently():
     versions = [str(i) for i in range(20)]
     ask, asked = _answers({0: "a", 10: "b"}, skip={0, 9, 10})

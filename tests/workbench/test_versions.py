@@ -268,6 +268,7 @@ def test_a_fix_backported_to_an_older_line_is_found():
     missed = bisect.ranges(versions, bisect.search(versions, ask, 0, lines=False))
     assert [(r.first, r.last) for r in missed] == [("1.0.0", "1.0.7"), ("1.0.8", "1.1.9")]   # --no-lines misses 1.1.0-1.1.4
     assert bisect.line_bounds(versions) == [0, 9, 10, 19] and bisect.line_bounds(["1", "2"]) == []
+    assert bisect.line_bounds([f"v0.{n}.0" for n in range(60)]) == []     # x/net: a line per release
 
 
 def test_a_version_that_does_not_build_is_skipped_never_silently():

@@ -192,8 +192,9 @@ class Asker:
 
 def line_bounds(versions: list[str]) -> list[int]:
     """The indexes of the oldest and the newest release of each maintenance line (the same first
-    two numbers: 5.3.x, 6.0.x), where versions have two numbers and there is more than one line;
-    [] otherwise."""
+    two numbers: 5.3.x, 6.0.x), where versions have two numbers and there is more than one line,
+    with three releases or more a line on average; [] otherwise (golang.org/x/net's every release
+    is a new v0.N.0: lines there would mean asking every release)."""
     import re
     bounds: dict[tuple, list[int]] = {}
     for i, v in enumerate(versions):
@@ -202,7 +203,9 @@ def line_bounds(versions: list[str]) -> list[int]:
             return []
         line = bounds.setdefault((int(nums[0]), int(nums[1])), [i, i])
         line[1] = i
-    return sorted({i for b in bounds.values() for i in b}) if len(bounds) > 1 else []
+    if len(bounds) < 2 or 3 * len(bounds) > len(versions):
+        return []
+    return sorted({i for b in bounds.values() for i in b})
 
 
 def search(versions: list[str], ask, step: int, lines: bool = True) -> dict[int, Asked]:

@@ -4,14 +4,15 @@ Fast tests (the normal suite): names and versions parsed, the one-line errors (e
 registry's list read from a recorded answer in tests/data/versions/ (trimmed to the fields read:
 the crates.io index lines to name/vers/yanked, PyPI's JSON to each release's first two files'
 ``yanked``), the order and the pre-release rule, the cache's layout, the reasons the clients
-give, and the bisection on made-up answers. Slow tests (``@pytest.mark.slow``: run with
-``pytest --run-slow``) build one old version per registry in the real cache
+give, and the bisection on made-up answers. Slow tests (marked ``slow``, skipped unless
+``URLWB_RUN_SLOW=1``; ``-m "not slow"`` leaves them out) build one old version per registry in the real cache
 (``${XDG_CACHE_HOME:-~/.cache}/urlwb/versions``), so a second run only starts the adapters.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 import pytest
 
@@ -19,6 +20,10 @@ from urlwb.errors import UsageError
 from urlwb.oracles.versions import builds, names, registries
 from urlwb.versions import bisect
 from urlwb.oracles.versions.catalog import PACKAGES
+
+#: a registry fetch or a build of an old version: only with URLWB_RUN_SLOW=1
+SLOW = pytest.mark.skipif(os.environ.get("URLWB_RUN_SLOW") != "1",
+                          reason="slow (a registry fetch or a build of an old version): URLWB_RUN_SLOW=1 runs it")
 
 DATA = pathlib.Path(__file__).resolve().parent.parent / "data" / "versions"
 
@@ -248,6 +253,24 @@ def test_sampling_finds_a_change_and_its_reversal():
     assert [(r.first, r.last, r.text) for r in rs] == [("0", "39", "a"), ("40", "59", "b"), ("60", "99", "a")]
 
 
+def test_a_fix_backported_to_an_older_line_is_found():
+    # 1.0.x and 1.1.x in version order; the fix is in 1.1.5 and backported to 1.0.8 (as Spring's
+    # CVE-2024-22262 fix: 6.1.6, 6.0.19, 5.3.34, found by urlwb bisect spring-uricomponents)
+    versions = [f"1.{m}.{p}" for m in (0, 1) for p in range(10)]
+    fixed = {"1.0.8", "1.0.9", *[f"1.1.{p}" for p in range(5, 10)]}
+
+    def ask(v):
+        answer = "fixed" if v in fixed else "bug"
+        return bisect.Asked(v, key=(answer,), text=answer, standard="=")
+    spans = [(r.first, r.last, r.text) for r in bisect.ranges(versions, bisect.search(versions, ask, 0))]
+    assert spans == [("1.0.0", "1.0.7", "bug"), ("1.0.8", "1.0.9", "fixed"), ("1.1.0", "1.1.4", "bug"),
+                     ("1.1.5", "1.1.9", "fixed")]
+    missed = bisect.ranges(versions, bisect.search(versions, ask, 0, lines=False))
+    assert [(r.first, r.last) for r in missed] == [("1.0.0", "1.0.7"), ("1.0.8", "1.1.9")]   # --no-lines misses 1.1.0-1.1.4
+    assert bisect.line_bounds(versions) == [0, 9, 10, 19] and bisect.line_bounds(["1", "2"]) == []
+    assert bisect.line_bounds([f"v0.{n}.0" for n in range(60)]) == []     # x/net: a line per release
+
+
 def test_a_version_that_does_not_build_is_skipped_never_silently():
     versions = [str(i) for i in range(20)]
     ask, asked = _answers({0: "a", 10: "b"}, skip={0, 9, 10})
@@ -296,6 +319,7 @@ OLD = [  # (parser@version, input, what its answer holds, what its hello's versi
 
 
 @pytest.mark.slow
+@SLOW
 @pytest.mark.parametrize("ref,input,holds,version", OLD, ids=[o[0] for o in OLD])
 def test_an_old_version_builds_and_answers(ref, input, holds, version):
     from urlwb import oracles
@@ -335,3 +359,16 @@ def test_a_regress_entry_filed_against_a_version_replays_against_it(tmp_path, mo
     monkeypatch.setitem(module._state, "apart", {})
     why = module.cannot_replay(data)
     assert why is not None and "url-parse@9.9.9 is not available" in why and "ETARGET" in why
+
+
+@pytest.mark.slow
+@SLOW
+def test_bisect_finds_url_parse_fix_of_the_backslash(tmp_path, capsys):
+    # npm's list (a registry fetch), the builds from the real cache: 1.4.1 reads good.com, 1.4.3 evil.com
+    from urlwb import cli
+    assert cli.main(["bisect", "url-parse", "http://evil.com\\@good.com/", "--oldest", "1.4.0",
+                     "--newest", "1.4.4", "--out", str(tmp_path)]) == 0
+    rep = json.loads((tmp_path / "url-parse" / "bisect.json").read_text(encoding="utf-8"))
+    assert [(r["first"], r["last"], r["standard"] == "=") for r in rep["ranges"]] == [
+        ("1.4.0", "1.4.1", False), ("1.4.3", "1.4.4", True)]
+    assert "host 'good.com'" in rep["ranges"][0]["text"] and rep["ranges"][0]["next_other"] == "1.4.3"

@@ -83,7 +83,9 @@ class AdaOracle(Oracle):
             raise Unavailable(f"ada_url not installed ({exc})") from None
         self._URL = ada_url.URL
         self._parse_url = ada_url.parse_url
-        self.version = f"{_version('ada-url')} (ada {ada_url.get_version()})"
+        # get_version is newer than the bindings' first releases (urlwb bisect ada_url reaches them)
+        ada = getattr(ada_url, "get_version", None)
+        self.version = f"{_version('ada-url')} (ada {ada() if ada else '?'})"
 
     def parse(self, input: str, base: str | None = None) -> Record:
         try:

@@ -7,8 +7,9 @@ The versions are the registry's own list (:mod:`urlwb.oracles.versions.registrie
 pre-releases left out unless ``--pre``. Each version asked is built in the cache
 (:mod:`urlwb.oracles.versions.builds`) and asked through the oracle protocol, like any oracle.
 
-How every change is found: the oldest and the newest version are asked; an interval whose two
-ends answer differently is split at its middle version, and each half whose ends differ is split
+How every change is found: the oldest and the newest version are asked, and the oldest and newest
+release of every maintenance line (the same first two numbers: 5.3.x, 6.0.x), where a fix backported to an
+older line shows (``--no-lines`` leaves them out); an interval whose two ends answer differently is split at its middle version, and each half whose ends differ is split
 again (recursive bisection) until the change lies between two neighbouring releases. An interval
 whose two ends agree is sampled every ``--step`` releases (default 8; 0: not sampled): a sampled
 version that answers otherwise splits it in turn. So every change between two versions that
@@ -53,18 +54,24 @@ def add_arguments(p) -> None:
     p.add_argument("--step", type=int, default=DEFAULT_STEP, metavar="N",
                    help=f"sample intervals whose ends agree every N releases (default {DEFAULT_STEP}; "
                         "0: bisect only where the ends differ)")
+    p.add_argument("--no-lines", action="store_true",
+                   help="do not ask the oldest and newest release of every maintenance line first (5.3.x, 6.0.x: "
+                        "where a fix was backported)")
     p.add_argument("--question", choices=QUESTIONS, default=None,
                    help="host oracles: the question (default to-ascii, else the oracle's first)")
     p.add_argument("--out", type=pathlib.Path, default=None, metavar="DIR",
                    help=f"report folder (default {DEFAULT_OUT})")
     p.add_argument("--rebuild", action="store_true", help="build again even where the cache has a build")
-    p.epilog = ("How every change is found: the oldest and newest versions are asked; an interval whose "
+    p.epilog = ("How every change is found: the oldest and newest versions are asked, and the oldest and "
+                "newest release of every maintenance line (5.3.x, 6.0.x, ...: a fix backported to an older line "
+                "shows there; --no-lines leaves them out); an interval whose "
                 "ends answer differently is split at its middle, recursively, down to two neighbouring "
                 "releases; an interval whose ends agree is sampled every --step releases, and a sampled "
                 "version that differs splits it too. A change and its reversal inside one sampling step "
                 "can be missed. A version that does not build is skipped with its reason. Builds are "
                 "cached in ${XDG_CACHE_HOME:-~/.cache}/urlwb/versions (URLWB_VERSIONS_CACHE). "
-                "Exit status: 0 when done; 2 for a usage error (unknown parser, one with no registry "
+                "Exit status: 0 when done; 1 when no version could be asked (each skipped, with its "
+                "reason); 2 for a usage error (unknown parser, one with no registry "
                 "versions, a bound that is not a released version, a registry that says no).")
 
 
@@ -183,9 +190,29 @@ class Asker:
         return Asked(version, key, text, std, o.version)
 
 
-def search(versions: list[str], ask, step: int) -> dict[int, Asked]:
+def line_bounds(versions: list[str]) -> list[int]:
+    """The indexes of the oldest and the newest release of each maintenance line (the same first
+    two numbers: 5.3.x, 6.0.x), where versions have two numbers and there is more than one line,
+    with three releases or more a line on average; [] otherwise (golang.org/x/net's every release
+    is a new v0.N.0: lines there would mean asking every release)."""
+    import re
+    bounds: dict[tuple, list[int]] = {}
+    for i, v in enumerate(versions):
+        nums = re.findall(r"\d+", v)
+        if len(nums) < 2:
+            return []
+        line = bounds.setdefault((int(nums[0]), int(nums[1])), [i, i])
+        line[1] = i
+    if len(bounds) < 2 or 3 * len(bounds) > len(versions):
+        return []
+    return sorted({i for b in bounds.values() for i in b})
+
+
+def search(versions: list[str], ask, step: int, lines: bool = True) -> dict[int, Asked]:
     """Ask versions by recursive bisection (plus sampling every ``step`` releases of intervals
-    whose ends agree); returns index -> Asked for every version asked."""
+    whose ends agree, and with ``lines`` the oldest and newest release of every maintenance line
+    first, so that a fix backported to an older line splits the interval there); returns index -> Asked for
+    every version asked."""
     got: dict[int, Asked] = {}
 
     def get(i: int) -> Asked:
@@ -225,7 +252,9 @@ def search(versions: list[str], ask, step: int) -> dict[int, Asked]:
     if first is None:
         return got
     last = next((i for i in range(len(versions) - 1, first - 1, -1) if ok(i)), first)
-    split(first, last)
+    points = [first, *[i for i in (line_bounds(versions) if lines else []) if first < i < last and ok(i)], last]
+    for lo, hi in zip(points, points[1:]):
+        split(lo, hi)
     return got
 
 
@@ -289,7 +318,7 @@ def run(args) -> int:
         log(f"urlwb bisect: {parser}@{v}: " + (f"skipped ({a.skipped})" if a.skipped else a.text))
         return a
 
-    got = search(versions, ask, args.step)
+    got = search(versions, ask, args.step, lines=not args.no_lines)
     found = ranges(versions, got)
     seconds = time.monotonic() - t0
     std_text = (_record_text(asker.standard) if pkg.kind == "url"
@@ -297,7 +326,7 @@ def run(args) -> int:
     report = {
         "parser": parser, "registry": pkg.registry, "package": listed, "input": args.input,
         "base": args.base, "question": asker.question, "oldest": versions[0], "newest": versions[-1],
-        "releases": len(versions), "step": args.step, "pre": args.pre, "seconds": round(seconds, 1),
+        "releases": len(versions), "step": args.step, "pre": args.pre, "lines": not args.no_lines, "seconds": round(seconds, 1),
         "standard": std_text,
         "ranges": [dataclasses.asdict(r) for r in found],
         "asked": [{"version": a.version, "answer": a.text, "standard": a.standard, "hello_version": a.shown,
@@ -343,7 +372,7 @@ def _insertion(every, v, key) -> int:
 def terminal(rep: dict) -> str:
     lines = [f"{rep['parser']} ({rep['registry']} {rep['package']}) on {short(rep['input'], 80)!s}"
              + (f" against base {short(rep['base'], 60)}" if rep["base"] else "")
-             + (f", question {rep['question']}" if rep["question"] and rep["registry"] and rep.get("question") else ""),
+             + (f", question {rep['question']}" if rep.get("question") else ""),
              f"  {rep['releases']} releases {rep['oldest']} .. {rep['newest']}, "
              f"{sum(1 for a in rep['asked'] if not a['skipped'])} asked, "
              f"{sum(1 for a in rep['asked'] if a['skipped'])} skipped, {rep['seconds']:.1f} s"]
@@ -377,7 +406,9 @@ def markdown(rep: dict) -> str:
         out.append(f"| {span} | {cell(r['text'])} | {'same' if r['standard'] == '=' else cell(r['standard'])} | "
                    f"{r['releases']} | {r['asked']} | {r['next_other'] or ''} |")
     out += ["", "## How", "",
-            "The oldest and newest versions were asked; each interval whose ends answered differently was "
+            "The oldest and newest versions were asked"
+            + (", and the oldest and newest release of every maintenance line (the same first two numbers)" if rep.get("lines") else "")
+            + "; each interval whose ends answered differently was "
             "split at its middle release, recursively, down to two neighbouring releases; each interval "
             f"whose ends agreed was sampled every {rep['step']} releases"
             + (" (here: not sampled, --step 0)" if rep["step"] == 0 else "")

@@ -62,7 +62,8 @@ def add(spec: manifests.Spec) -> None:
 
 def resolve_names(spec: str | list[str] | None, rebuild: bool = False, log=None) -> list[str]:
     """:func:`urlwb.oracles.resolve_names` with ``PARSER@VERSION`` parts too: each is built and
-    registered first (a host oracle's goes to the host round, not to the returned names)."""
+    registered first (a host oracle's goes to the host round, not to the returned names; with
+    host oracles alone the names are the engine's, whose hosts the host round asks about)."""
     if spec is None:
         return oracles.resolve_names(None)
     parts = [p.strip() for p in (spec.split(",") if isinstance(spec, str) else spec) if p.strip()]
@@ -76,4 +77,6 @@ def resolve_names(spec: str | list[str] | None, rebuild: bool = False, log=None)
         names += [n for n in found if n not in names]
     if not names and not any("@" in p for p in parts):
         raise ValueError("no parser named")
+    if not names:
+        names = ["engine"]   # host oracles only: the engine's hosts are what the host round asks about
     return names

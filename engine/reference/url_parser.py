@@ -2,17 +2,19 @@
 
 https://url.spec.whatwg.org/#url-parsing
 
-This is the reference that ``engine/url.py`` (the fast parser) is held to: a loop over code points
-with a pointer, ``c`` and ``remaining`` as the Standard defines them, one function per state named
-after it and dispatched by ``STATE_MACHINE``, each step numbered and quoted briefly (search for
-"path state, step 1.4"). Validation errors are reported through ``_Parser.validation_error``
-and ``_Parser.failure``, which are ``engine.failure``'s two helpers, as in the rest of the engine.
-Speed is not its concern; it is read beside the Standard, line by line.
+This is the reference that the fast parser (``engine/url.py``, with ``engine/fast_path.py``) is
+held to: a loop over code points with a pointer, ``c`` and ``remaining`` as the Standard defines
+them, one function per state named after it and dispatched by ``STATE_MACHINE``, each step
+numbered and quoted briefly (search for "path state, step 1.4"). Validation errors are reported
+through ``_Parser.validation_error`` and ``_Parser.failure``, which are ``engine.failure``'s two
+helpers, as in the rest of the engine. Speed is not its concern; it is read beside the Standard,
+line by line.
 
 It calls the engine for the algorithms the Standard calls from here: the URL record
-(``engine.url.URLRecord``), the host parser and serializer (``engine.host``), UTF-8
+(``engine.record.URLRecord``), the host parser and serializer (``engine.host``), UTF-8
 percent-encode and percent-encode after encoding (``engine.percent_encoding``), get an output
-encoding (``engine.encoding``).
+encoding (``engine.encoding``); and nothing of the fast parser (import-linter's contracts in
+pyproject.toml say so).
 
 Where the Standard says "return failure", this raises ``engine.Failure``; where it says "return"
 (with a state override: the URL is changed in place), it returns None.
@@ -34,7 +36,7 @@ from ..percent_encoding import (
     percent_encode_after_encoding,
     utf8_percent_encode,
 )
-from ..url import URLRecord
+from ..record import URLRecord
 
 __all__ = ["basic_url_parse", "serialize_url", "serialize_path", "STATE_MACHINE", "OVERRIDE_STATES"]
 

@@ -45,15 +45,9 @@ from .host import (
 )
 from .public_suffix import public_suffix, registrable_domain
 from .urlencoded import form_urlencoded_parse, form_urlencoded_serialize
-from .url import (
-    URLRecord,
-    basic_url_parse,
-    serialize_url,
-    serialize_path,
-    url_origin,
-    serialize_origin,
-    urls_equal,
-)
+from .record import URLRecord, serialize_url, serialize_path, urls_equal
+from .url import basic_url_parse
+from .origin import url_origin, serialize_origin
 from .api import URL, URLSearchParams
 
 #: The API: the names above, not the submodules they come from (``engine.url`` and the others stay

@@ -14,23 +14,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from .failure import Failure
 from .host import serialize_host
 from .infra import to_scalar_value_string
-from .url import (
-    HOST,
-    HOSTNAME,
-    PATH_START,
-    PORT,
-    QUERY,
-    FRAGMENT,
-    SCHEME_START,
-    URLRecord,
-    basic_url_parse,
-    serialize_origin,
-    serialize_path,
-    serialize_url,
-    set_password,
-    set_username,
-    url_origin,
-)
+from .origin import serialize_origin, url_origin
+from .record import URLRecord, serialize_path, serialize_url, set_password, set_username
+from .url import FRAGMENT, HOST, HOSTNAME, PATH_START, PORT, QUERY, SCHEME_START, basic_url_parse
 from .urlencoded import form_urlencoded_serialize, form_urlencoded_string_parse
 
 __all__ = ["URL", "URLSearchParams", "api_url_parse"]

@@ -9,19 +9,20 @@ subclasses, ``IPv4Address`` an ``int`` subclass, ``IPv6Address`` a ``tuple`` of 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
-from .failure import Failure
+from .failure import Failure, fail, validation_error
 from .idna import domain_to_ascii
 from .infra import (
     ASCII_DIGITS,
     ASCII_HEX_DIGITS,
     FORBIDDEN_DOMAIN_CODE_POINTS,
     FORBIDDEN_HOST_CODE_POINTS,
+    NOT_URL_CODE_POINT_OR_PERCENT,
+    PERCENT_NOT_FOLLOWED_BY_TWO_HEX_DIGITS,
     character_class,
     to_scalar_value_string,
 )
-from .percent_encoding import C0_CONTROL_PERCENT_ENCODE_SET, _utf8_percent_encode, percent_decode
+from .percent_encoding import C0_CONTROL_PERCENT_ENCODE_SET, percent_decode, percent_encode_utf8
 
 __all__ = [
     "Domain",
@@ -34,6 +35,7 @@ __all__ = [
     "FORBIDDEN_DOMAIN_CODE_POINTS",
     "parse_host",
     "ends_in_a_number",
+    "ends_in_a_number_search",
     "parse_ipv4",
     "parse_ipv4_number",
     "parse_ipv6",
@@ -88,19 +90,8 @@ Host = Domain | IPv4Address | IPv6Address | OpaqueHost | EmptyHost
 # once, for this module and engine.idna).
 _forbidden_host = re.compile(character_class(FORBIDDEN_HOST_CODE_POINTS)).search
 _percent_encoded_byte = re.compile("%[0-9A-Fa-f]{2}").search
-# https://url.spec.whatwg.org/#url-code-points, with U+0025 (%) added, as the opaque-host parser
-# checks them.
-_NOT_URL_CODE_POINT_OR_PERCENT = re.compile(
-    "[^!$%&'()*+,\\-./0-9:;=?@A-Z_a-z~\u00a0-\U0010fffd]"
-    "|[\ufdd0-\ufdef\ufffe\uffff\U0001fffe\U0001ffff\U0002fffe\U0002ffff\U0003fffe\U0003ffff"
-    "\U0004fffe\U0004ffff\U0005fffe\U0005ffff\U0006fffe\U0006ffff\U0007fffe\U0007ffff"
-    "\U0008fffe\U0008ffff\U0009fffe\U0009ffff\U000afffe\U000affff\U000bfffe\U000bffff"
-    "\U000cfffe\U000cffff\U000dfffe\U000dffff\U000efffe\U000effff\U000ffffe\U000fffff"
-    "\U0010fffe\U0010ffff\ud800-\udfff]"
-)
-_not_url_code_point_or_percent = _NOT_URL_CODE_POINT_OR_PERCENT.search
-_PERCENT_NOT_FOLLOWED_BY_HEX = re.compile("%(?![0-9A-Fa-f]{2})")
-_percent_not_followed_by_hex = _PERCENT_NOT_FOLLOWED_BY_HEX.search
+_not_url_code_point_or_percent = NOT_URL_CODE_POINT_OR_PERCENT.search
+_percent_not_followed_by_hex = PERCENT_NOT_FOLLOWED_BY_TWO_HEX_DIGITS.search
 
 
 def _check_str(name: str, value: object) -> None:
@@ -116,9 +107,7 @@ def parse_host(input: str, is_opaque: bool = False, *, errors: list[str] | None 
     if input[:1] == "[":
         # 1.1. If input does not end with U+005D (]), IPv6-unclosed validation error, return failure.
         if input[-1] != "]":
-            if errors is not None:
-                errors.append("IPv6-unclosed")
-            raise Failure("IPv6-unclosed")
+            raise fail(errors, "IPv6-unclosed")
         # 1.2. Return the result of IPv6 parsing input with its leading [ and trailing ] removed.
         return parse_ipv6(input[1:-1], errors=errors)
     # 2. If isOpaque is true, then return the result of opaque-host parsing input.
@@ -127,8 +116,8 @@ def parse_host(input: str, is_opaque: bool = False, *, errors: list[str] | None 
     # 3. Assert: input is not the empty string. (An empty input fails in the domain parser.)
     if "%" in input:
         # 4. If input contains a percent-encoded byte, domain-percent-encoded validation error.
-        if errors is not None and _percent_encoded_byte(input):
-            errors.append("domain-percent-encoded")
+        if _percent_encoded_byte(input):
+            validation_error(errors, "domain-percent-encoded")
         # 5. Let domain be the result of running UTF-8 decode without BOM on the
         # percent-decoding of input.
         domain = percent_decode(to_scalar_value_string(input).encode("utf-8")).decode(
@@ -139,17 +128,19 @@ def parse_host(input: str, is_opaque: bool = False, *, errors: list[str] | None 
     # 6./7. Let asciiDomain be the result of running the domain parser with domain and false.
     ascii_domain = domain_to_ascii(domain, False, errors=errors)
     # 8. If asciiDomain ends in a number, then return the result of IPv4 parsing asciiDomain.
-    if _ends_in_a_number(ascii_domain) is not None:  # (ends_in_a_number, as one search)
+    if ends_in_a_number_search(ascii_domain) is not None:
         return parse_ipv4(ascii_domain, errors=errors)
     # 9. Return asciiDomain.
     return Domain(ascii_domain)
 
 
-# https://url.spec.whatwg.org/#ends-in-a-number-checker as one regular expression: the last
-# label (a trailing empty one aside) is ASCII digits, or "0x" or "0X" and ASCII hex digits (the
-# IPv4 number parser's other successes are all ASCII digits). tests/engine/test_hosts.py checks it
-# against ends_in_a_number on every string of a small alphabet.
-_ends_in_a_number = re.compile(r"(?:\A|\.)(?:[0-9]+|0[xX][0-9A-Fa-f]*)\.?\Z").search
+#: https://url.spec.whatwg.org/#ends-in-a-number-checker as one regular expression search (a
+#: match where input ends in a number, else None), for the host parser and the URL parser's fast
+#: path, which have a str already: the last label (a trailing empty one aside) is ASCII digits, or
+#: "0x" or "0X" and ASCII hex digits (the IPv4 number parser's other successes are all ASCII
+#: digits). tests/engine/test_hosts.py checks it against ends_in_a_number on every string of a small
+#: alphabet.
+ends_in_a_number_search = re.compile(r"(?:\A|\.)(?:[0-9]+|0[xX][0-9A-Fa-f]*)\.?\Z").search
 
 
 def ends_in_a_number(input: str) -> bool:
@@ -218,36 +209,32 @@ def parse_ipv4(input: str, *, errors: list[str] | None = None) -> IPv4Address:
     parts = input.split(".")
     # 2. If the last item in parts is the empty string, then:
     if parts[-1] == "":
-        if errors is not None:
-            errors.append("IPv4-empty-part")
+        validation_error(errors, "IPv4-empty-part")
         if len(parts) > 1:
             parts.pop()
     # 3. If parts's size is less than 4, IPv4-too-few-parts validation error.
-    if len(parts) < 4 and errors is not None:
-        errors.append("IPv4-too-few-parts")
+    if len(parts) < 4:
+        validation_error(errors, "IPv4-too-few-parts")
     # 4. If parts's size is greater than 4, IPv4-too-many-parts validation error, return failure.
     if len(parts) > 4:
-        if errors is not None:
-            errors.append("IPv4-too-many-parts")
-        raise Failure("IPv4-too-many-parts")
+        raise fail(errors, "IPv4-too-many-parts")
     # 5./6. Parse each part as an IPv4 number.
     numbers = []
     for part in parts:
         try:
             number, non_decimal = parse_ipv4_number(part)
         except Failure:
-            if errors is not None:
-                errors.append("IPv4-non-numeric-part")
-            raise
-        if non_decimal and errors is not None:
-            errors.append("IPv4-non-decimal-part")
+            raise fail(errors, "IPv4-non-numeric-part") from None
+        if non_decimal:
+            validation_error(errors, "IPv4-non-decimal-part")
         numbers.append(number)
     # 7. If any item in numbers is greater than 255, IPv4-out-of-range-part validation error.
-    if errors is not None and any(n > 255 for n in numbers):
-        errors.append("IPv4-out-of-range-part")
-    # 8. If any but the last item in numbers is greater than 255, then return failure.
-    if any(n > 255 for n in numbers[:-1]):
-        raise Failure("IPv4-out-of-range-part")
+    if any(n > 255 for n in numbers):
+        validation_error(errors, "IPv4-out-of-range-part")
+        # 8. If any but the last item in numbers is greater than 255, then return failure. (Only
+        # where step 7 found one can one be.)
+        if any(n > 255 for n in numbers[:-1]):
+            raise Failure("IPv4-out-of-range-part")
     # 9. If the last item is greater than or equal to 256^(5 - numbers's size), return failure.
     if numbers[-1] >= 256 ** (5 - len(numbers)):
         raise Failure("IPv4-out-of-range-part")
@@ -261,12 +248,6 @@ def parse_ipv4(input: str, *, errors: list[str] | None = None) -> IPv4Address:
 def parse_ipv6(input: str, *, errors: list[str] | None = None) -> IPv6Address:
     """https://url.spec.whatwg.org/#concept-ipv6-parser"""
     _check_str("parse_ipv6", input)
-
-    def fail(name: str) -> Failure:
-        if errors is not None:
-            errors.append(name)
-        return Failure(name)
-
     # 1.-4. address of eight 0 pieces, pieceIndex 0, compress null, pointer at 0.
     address = [0] * 8
     piece_index = 0
@@ -278,7 +259,7 @@ def parse_ipv6(input: str, *, errors: list[str] | None = None) -> IPv6Address:
     if input[:1] == ":":
         # 5.1. If remaining does not start with U+003A (:), IPv6-invalid-compression.
         if input[1:2] != ":":
-            raise fail("IPv6-invalid-compression")
+            raise fail(errors, "IPv6-invalid-compression")
         # 5.2./5.3.
         pointer += 2
         piece_index += 1
@@ -287,11 +268,11 @@ def parse_ipv6(input: str, *, errors: list[str] | None = None) -> IPv6Address:
     while pointer < n:
         # 6.1. If pieceIndex is 8, IPv6-too-many-pieces validation error, return failure.
         if piece_index == 8:
-            raise fail("IPv6-too-many-pieces")
+            raise fail(errors, "IPv6-too-many-pieces")
         # 6.2. If c is U+003A (:), then:
         if input[pointer] == ":":
             if compress is not None:
-                raise fail("IPv6-multiple-compression")
+                raise fail(errors, "IPv6-multiple-compression")
             pointer += 1
             piece_index += 1
             compress = piece_index
@@ -306,23 +287,23 @@ def parse_ipv6(input: str, *, errors: list[str] | None = None) -> IPv6Address:
         # 6.5. If c is U+002E (.), then: (an IPv4 address in the last two pieces)
         if c == ".":
             if length == 0:
-                raise fail("IPv4-in-IPv6-invalid-code-point")
+                raise fail(errors, "IPv4-in-IPv6-invalid-code-point")
             pointer -= length
             if piece_index > 6:
-                raise fail("IPv4-in-IPv6-too-many-pieces")
-            piece_index = _parse_ipv4_in_ipv6(input, pointer, address, piece_index, fail)
+                raise fail(errors, "IPv4-in-IPv6-too-many-pieces")
+            piece_index = _parse_ipv4_in_ipv6(input, pointer, address, piece_index, errors)
             break
         # 6.6. Otherwise, if c is U+003A (:): increase pointer; EOF then is an error.
         elif c == ":":
             pointer += 1
             if pointer >= n:
-                raise fail("IPv6-invalid-code-point")
+                raise fail(errors, "IPv6-invalid-code-point")
         # 6.7. Otherwise, if c is not the EOF code point, IPv6-invalid-code-point.
         elif c is not None:
-            raise fail("IPv6-invalid-code-point")
+            raise fail(errors, "IPv6-invalid-code-point")
         # 6.8. A piece with a leading zero.
-        if errors is not None and length > 1 and value < 0x10 ** (length - 1):
-            errors.append("IPv6-piece-leading-zero")
+        if length > 1 and value < 0x10 ** (length - 1):
+            validation_error(errors, "IPv6-piece-leading-zero")
         # 6.9./6.10.
         address[piece_index] = value
         piece_index += 1
@@ -337,12 +318,12 @@ def parse_ipv6(input: str, *, errors: list[str] | None = None) -> IPv6Address:
             swaps -= 1
     # 8. Otherwise, if compress is null and pieceIndex is not 8, IPv6-too-few-pieces.
     elif piece_index != 8:
-        raise fail("IPv6-too-few-pieces")
+        raise fail(errors, "IPv6-too-few-pieces")
     return IPv6Address(address)
 
 
 def _parse_ipv4_in_ipv6(input: str, pointer: int, address: list[int], piece_index: int,
-                        fail: Callable[[str], Failure]) -> int:
+                        errors: list[str] | None) -> int:
     """https://url.spec.whatwg.org/#concept-ipv6-parser, steps 6.5.4 to 6.5.6: the dotted-decimal
     IPv4 address from ``pointer`` to the end of ``input`` into the two pieces of ``address`` from
     ``piece_index``; returns pieceIndex after them."""
@@ -358,21 +339,21 @@ def _parse_ipv4_in_ipv6(input: str, pointer: int, address: list[int], piece_inde
             if input[pointer] == "." and numbers_seen < 4:
                 pointer += 1
             else:
-                raise fail("IPv4-in-IPv6-invalid-code-point")
+                raise fail(errors, "IPv4-in-IPv6-invalid-code-point")
         # 6.5.5.3. c not an ASCII digit: IPv4-in-IPv6-invalid-code-point, return failure.
         if pointer >= n or input[pointer] not in ASCII_DIGITS:
-            raise fail("IPv4-in-IPv6-invalid-code-point")
+            raise fail(errors, "IPv4-in-IPv6-invalid-code-point")
         # 6.5.5.4. While c is an ASCII digit: no leading zero, at most 255.
         while pointer < n and input[pointer] in ASCII_DIGITS:
             number = ord(input[pointer]) - 0x30
             if ipv4_piece is None:
                 ipv4_piece = number
             elif ipv4_piece == 0:
-                raise fail("IPv4-in-IPv6-invalid-code-point")
+                raise fail(errors, "IPv4-in-IPv6-invalid-code-point")
             else:
                 ipv4_piece = ipv4_piece * 10 + number
             if ipv4_piece > 255:
-                raise fail("IPv4-in-IPv6-out-of-range-part")
+                raise fail(errors, "IPv4-in-IPv6-out-of-range-part")
             pointer += 1
         # 6.5.5.5. address[pieceIndex] = address[pieceIndex] × 0x100 + ipv4Piece.
         address[piece_index] = address[piece_index] * 0x100 + ipv4_piece
@@ -382,7 +363,7 @@ def _parse_ipv4_in_ipv6(input: str, pointer: int, address: list[int], piece_inde
             piece_index += 1
     # 6.5.6. If numbersSeen is not 4, IPv4-in-IPv6-too-few-parts validation error, return failure.
     if numbers_seen != 4:
-        raise fail("IPv4-in-IPv6-too-few-parts")
+        raise fail(errors, "IPv4-in-IPv6-too-few-parts")
     return piece_index
 
 
@@ -391,20 +372,17 @@ def parse_opaque_host(input: str, *, errors: list[str] | None = None) -> OpaqueH
     _check_str("parse_opaque_host", input)
     # 1. If input contains a forbidden host code point, host-invalid-code-point, return failure.
     if _forbidden_host(input):
-        if errors is not None:
-            errors.append("host-invalid-code-point")
-        raise Failure("host-invalid-code-point")
-    if errors is not None:
-        # 2. A code point that is not a URL code point and not U+0025 (%): invalid-URL-unit.
-        if _not_url_code_point_or_percent(input):
-            errors.append("invalid-URL-unit")
-        # 3. A U+0025 (%) not followed by two ASCII hex digits: invalid-URL-unit.
-        if _percent_not_followed_by_hex(input):
-            errors.append("invalid-URL-unit")
+        raise fail(errors, "host-invalid-code-point")
+    # 2. A code point that is not a URL code point and not U+0025 (%): invalid-URL-unit.
+    if _not_url_code_point_or_percent(input):
+        validation_error(errors, "invalid-URL-unit")
+    # 3. A U+0025 (%) not followed by two ASCII hex digits: invalid-URL-unit.
+    if _percent_not_followed_by_hex(input):
+        validation_error(errors, "invalid-URL-unit")
     # 4. Return the result of UTF-8 percent-encoding input using the C0 control set.
     if not input:
         return EmptyHost("")
-    return OpaqueHost(_utf8_percent_encode(input, C0_CONTROL_PERCENT_ENCODE_SET, False))
+    return OpaqueHost(percent_encode_utf8(input, C0_CONTROL_PERCENT_ENCODE_SET, False))
 
 
 def serialize_host(host: Host) -> str:

@@ -23,7 +23,7 @@ from array import array
 from itertools import repeat
 from pathlib import Path
 
-from .failure import Failure
+from .failure import Failure, validation_error
 from .infra import FORBIDDEN_DOMAIN_CODE_POINTS, character_class, to_scalar_value_string
 from .punycode import punycode_decode, punycode_encode
 
@@ -419,8 +419,8 @@ def domain_to_ascii(domain: str, be_strict: bool = False, *, errors: list[str] |
             strict_error = _flag_error(flagged, True, True) or _dns_length_error(ascii_labels)
             if not is_ascii and lax_error is None:
                 result = ".".join(ascii_labels)
-        if strict_error is not None and errors is not None:
-            errors.append("domain-to-ASCII")
+        if strict_error is not None:
+            validation_error(errors, "domain-to-ASCII")
         # 3. If beStrict is true: return failure or strictResult.
         if be_strict:
             if strict_error is not None:

@@ -18,6 +18,8 @@ __all__ = [
     "C0_CONTROLS",
     "FORBIDDEN_HOST_CODE_POINTS",
     "FORBIDDEN_DOMAIN_CODE_POINTS",
+    "NOT_URL_CODE_POINT_OR_PERCENT",
+    "PERCENT_NOT_FOLLOWED_BY_TWO_HEX_DIGITS",
     "character_class",
 ]
 
@@ -31,14 +33,32 @@ ASCII_ALPHANUMERIC = ASCII_ALPHA | ASCII_DIGITS
 C0_CONTROLS = frozenset(map(chr, range(0x20)))
 
 # The URL Standard's forbidden code points are defined here, once: engine.host (the opaque-host
-# parser), engine.idna (the domain parser, which engine.host imports) and engine.url (the fast
-# path's hosts) all build their character classes from them, with ``character_class``.
+# parser), engine.idna (the domain parser, which engine.host imports) and engine.fast_path (the
+# URL parser's fast path's hosts) all build their character classes from them, with
+# ``character_class``.
 # tests/engine/test_code_points.py checks every such class against these sets on every code point.
 # https://url.spec.whatwg.org/#forbidden-host-code-point
 FORBIDDEN_HOST_CODE_POINTS = frozenset("\x00\t\n\r #/:<>?@[\\]^|")
 # https://url.spec.whatwg.org/#forbidden-domain-code-point: a forbidden host code point, a C0
 # control, U+0025 (%), or U+007F DELETE.
 FORBIDDEN_DOMAIN_CODE_POINTS = FORBIDDEN_HOST_CODE_POINTS | C0_CONTROLS | frozenset("%\x7f")
+
+# What an invalid-URL-unit validation error is about, where the opaque-host parser (engine.host)
+# and the URL parser's states (engine.url and engine.reference) look for one:
+#: https://url.spec.whatwg.org/#url-code-points: a code point that is not a URL code point and not
+#: U+0025 (%). (ASCII alphanumerics, the listed ASCII punctuation, and U+00A0 to U+10FFFD but
+#: surrogates and noncharacters, https://infra.spec.whatwg.org/#noncharacter, are URL code points.)
+NOT_URL_CODE_POINT_OR_PERCENT = re.compile(
+    "[^!$%&'()*+,\\-./0-9:;=?@A-Z_a-z~\u00a0-\U0010fffd]"
+    "|[\ufdd0-\ufdef\ufffe\uffff\U0001fffe\U0001ffff\U0002fffe\U0002ffff\U0003fffe\U0003ffff"
+    "\U0004fffe\U0004ffff\U0005fffe\U0005ffff\U0006fffe\U0006ffff\U0007fffe\U0007ffff"
+    "\U0008fffe\U0008ffff\U0009fffe\U0009ffff\U000afffe\U000affff\U000bfffe\U000bffff"
+    "\U000cfffe\U000cffff\U000dfffe\U000dffff\U000efffe\U000effff\U000ffffe\U000fffff"
+    "\U0010fffe\U0010ffff\ud800-\udfff]"
+)
+#: https://url.spec.whatwg.org/#percent-encoded-byte: a U+0025 (%) that does not start one (not
+#: followed by two ASCII hex digits).
+PERCENT_NOT_FOLLOWED_BY_TWO_HEX_DIGITS = re.compile("%(?![0-9A-Fa-f]{2})")
 
 
 def to_scalar_value_string(s: str) -> str:

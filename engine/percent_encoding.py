@@ -32,6 +32,8 @@ __all__ = [
     "percent_decode_string",
     "utf8_percent_encode",
     "percent_encode_after_encoding",
+    "percent_encode_utf8",
+    "percent_encode_legacy",
 ]
 
 
@@ -160,10 +162,13 @@ def utf8_percent_encode(s: str, encode_set: PercentEncodeSet) -> str:
         raise TypeError(f"utf8_percent_encode() takes str, not {type(s).__name__}")
     if not isinstance(encode_set, PercentEncodeSet):
         raise TypeError("utf8_percent_encode() needs a percent-encode set")
-    return _utf8_percent_encode(s, encode_set, encode_set is FORM_URLENCODED_PERCENT_ENCODE_SET)
+    return percent_encode_utf8(s, encode_set, encode_set is FORM_URLENCODED_PERCENT_ENCODE_SET)
 
 
-def _utf8_percent_encode(s: str, encode_set: PercentEncodeSet, space_as_plus: bool) -> str:
+def percent_encode_utf8(s: str, encode_set: PercentEncodeSet, space_as_plus: bool) -> str:
+    """https://url.spec.whatwg.org/#string-percent-encode-after-encoding with UTF-8 (with
+    ``space_as_plus`` false, https://url.spec.whatwg.org/#string-utf-8-percent-encode), for the
+    engine's own callers: ``s`` is a str and ``encode_set`` a set already (not checked)."""
     # Fast path: nothing to encode, return the input untouched.
     first = encode_set.needs_encoding(s)
     if first is None:
@@ -193,14 +198,16 @@ def percent_encode_after_encoding(encoding: str, s: str, encode_set: PercentEnco
     # 2. Let spaceAsPlus be true if percentEncodeSet is the form-urlencoded set.
     space_as_plus = encode_set is FORM_URLENCODED_PERCENT_ENCODE_SET
     if name == "UTF-8":
-        return _utf8_percent_encode(s, encode_set, space_as_plus)
-    return _percent_encode_legacy(name, s, encode_set, space_as_plus)
+        return percent_encode_utf8(s, encode_set, space_as_plus)
+    return percent_encode_legacy(name, s, encode_set, space_as_plus)
 
 
-def _percent_encode_legacy(
+def percent_encode_legacy(
     name: str, s: str, encode_set: PercentEncodeSet, space_as_plus: bool
 ) -> str:
-
+    """https://url.spec.whatwg.org/#string-percent-encode-after-encoding with a legacy encoding,
+    ``name`` (an encoding's name, as ``get_encoding`` gives it, not a label), for the engine's
+    own callers: ``s`` is a str and ``encode_set`` a set already (not checked)."""
     table = encode_set.plus_table if space_as_plus else encode_set.table
     output = []
     # 7. While potentialError is non-null: encode or fail, then percent-encode each byte, and on

@@ -1,10 +1,10 @@
-"""URLs: representation, the basic URL parser, serializing, equivalence, origin.
+"""URL parsing: the basic URL parser (the fast one) and the URL parser.
 
-https://url.spec.whatwg.org/#urls
+https://url.spec.whatwg.org/#url-parsing
 
 ``basic_url_parse`` is the Standard's basic URL parser in two parts: a fast path
-(``parse_fast_path``) for the absolute URLs that need no change but lowercasing (most hrefs),
-one regular expression with a function per form; and the state machine
+(``engine.fast_path``'s ``parse_fast_path``) for the absolute URLs that need no change but
+lowercasing (most hrefs), one regular expression with a function per form; and the state machine
 (``basic_url_parse_state_machine``), a method per state of the Standard (``_BasicURLParser``),
 dispatched by a table. Where a state treats a run of code points one by one alike (a path
 segment, a query, a fragment, an opaque path, the userinfo), it takes the run at once;
@@ -16,22 +16,15 @@ from __future__ import annotations
 import re
 
 from .encoding import get_encoding, get_output_encoding
-from .failure import Failure
-from .host import (
-    _ends_in_a_number,
-    _NOT_URL_CODE_POINT_OR_PERCENT,
-    _PERCENT_NOT_FOLLOWED_BY_HEX,
-    Domain,
-    EmptyHost,
-    Host,
-    IPv4Address,
-    IPv6Address,
-    OpaqueHost,
-    parse_host,
-    parse_ipv6,
-    serialize_host,
+from .failure import Failure, fail, validation_error
+from .fast_path import parse_fast_path
+from .host import EmptyHost, parse_host
+from .infra import (
+    ASCII_ALPHA,
+    NOT_URL_CODE_POINT_OR_PERCENT,
+    PERCENT_NOT_FOLLOWED_BY_TWO_HEX_DIGITS,
+    to_scalar_value_string,
 )
-from .infra import ASCII_ALPHA, FORBIDDEN_HOST_CODE_POINTS, character_class, to_scalar_value_string
 from .percent_encoding import (
     C0_CONTROL_PERCENT_ENCODE_SET,
     FRAGMENT_PERCENT_ENCODE_SET,
@@ -39,32 +32,21 @@ from .percent_encoding import (
     QUERY_PERCENT_ENCODE_SET,
     SPECIAL_QUERY_PERCENT_ENCODE_SET,
     USERINFO_PERCENT_ENCODE_SET,
-    _percent_encode_legacy,
-    _utf8_percent_encode,
+    percent_encode_legacy,
+    percent_encode_utf8,
 )
+from .record import SPECIAL_SCHEMES, URLRecord
 
 __all__ = [
-    "URLRecord",
-    "SPECIAL_SCHEMES",
     "STATES",
     "State",
     "basic_url_parse",
+    "basic_url_parse_state_machine",
     "url_parse",
-    "serialize_url",
-    "serialize_path",
-    "url_origin",
-    "serialize_origin",
-    "Origin",
-    "OpaqueOrigin",
-    "urls_equal",
-    "set_username",
-    "set_password",
     "shorten_path",
     "starts_with_windows_drive_letter",
 ]
 
-# https://url.spec.whatwg.org/#special-scheme -> default port
-SPECIAL_SCHEMES = {"ftp": 21, "file": None, "http": 80, "https": 443, "ws": 80, "wss": 443}
 
 class State:
     """A state of the basic URL parser, by its name in the Standard (for state override).
@@ -116,60 +98,6 @@ STATES = {name: State(name) for name in (
 OVERRIDE_STATES = frozenset((SCHEME_START, HOST, HOSTNAME, PORT, PATH_START, QUERY, FRAGMENT))
 
 
-class URLRecord:
-    """https://url.spec.whatwg.org/#concept-url
-
-    ``path`` is a list of segments, or a string for an opaque path.
-    """
-
-    __slots__ = ("scheme", "username", "password", "host", "port", "path", "query", "fragment")
-
-    def __init__(self) -> None:
-        self.scheme = ""
-        self.username = ""
-        self.password = ""
-        self.host: Host | None = None
-        self.port: int | None = None
-        self.path: list[str] | str = []
-        self.query: str | None = None
-        self.fragment: str | None = None
-
-    @property
-    def is_special(self) -> bool:
-        """https://url.spec.whatwg.org/#is-special"""
-        return self.scheme in SPECIAL_SCHEMES
-
-    @property
-    def has_opaque_path(self) -> bool:
-        """https://url.spec.whatwg.org/#url-opaque-path"""
-        return isinstance(self.path, str)
-
-    @property
-    def includes_credentials(self) -> bool:
-        """https://url.spec.whatwg.org/#include-credentials"""
-        return self.username != "" or self.password != ""
-
-    @property
-    def cannot_have_username_password_port(self) -> bool:
-        """https://url.spec.whatwg.org/#cannot-have-a-username-password-port"""
-        return self.host is None or self.host == "" or self.scheme == "file"
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, URLRecord):
-            return NotImplemented
-        return (
-            self.scheme, self.username, self.password, self.host, self.port, self.path,
-            self.query, self.fragment,
-        ) == (
-            other.scheme, other.username, other.password, other.host, other.port, other.path,
-            other.query, other.fragment,
-        ) and type(self.host) is type(other.host)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"<URLRecord {serialize_url(self)!r}>"
-
 # https://url.spec.whatwg.org/#c0-control-or-space, stripped from both ends
 _C0_OR_SPACE = "".join(map(chr, range(0x21)))
 _TAB_OR_NEWLINE = {0x09: None, 0x0A: None, 0x0D: None}
@@ -217,285 +145,22 @@ def shorten_path(url: URLRecord) -> None:
         path.pop()
 
 
-def _invalid_url_units(run: str, input: str, start: int, errors: list[str]) -> None:
+def _invalid_url_units(errors: list[str] | None, run: str, input: str, start: int) -> None:
     """invalid-URL-unit for each code point of ``run`` (at ``start`` in ``input``) that is not a
     URL code point and not U+0025 (%), and for each U+0025 (%) not followed by two hex digits.
     (All errors of a run have the one name, so they are counted, not found one by one.)"""
-    count = len(_NOT_URL_CODE_POINT_OR_PERCENT.findall(run))
+    # inline: scripts/callgrind_urls.py counts 1.7% more (1,022 instructions per WPT URL, the mean
+    # of five memory layouts) without this guard, the searches below running over every fragment
+    # and opaque path for nobody.
+    if errors is None:
+        return
+    count = len(NOT_URL_CODE_POINT_OR_PERCENT.findall(run))
     if "%" in run:
         # Two code points past the run, for a "%" at its end.
         window = input[start : start + len(run) + 2]
-        count += sum(1 for m in _PERCENT_NOT_FOLLOWED_BY_HEX.finditer(window) if m.start() < len(run))
-    if count:
-        errors.extend(["invalid-URL-unit"] * count)
-
-
-def _fail(errors: list[str] | None, name: str) -> Failure:
-    if errors is not None:
-        errors.append(name)
-    return Failure(name)
-
-
-# ---------------------------------------------------------------------------------------------
-# The fast path: an absolute URL made of printable ASCII (no space), with nothing to
-# percent-encode, no dot segments, no Windows drive letter, and a host that is a plain domain, a
-# dotted-decimal IPv4 address, an IPv6 address or an opaque host; every special URL in it has
-# "//" after the scheme. Serialized URLs are mostly of this form, so reparsing an href is mostly
-# fast. It gives what the state machine gives (fuzzers/fuzz_fast_path.py checks that, and the
-# url target compares it with the listening state machine); anything else goes to the state
-# machine, which alone reports validation errors.
-#
-# One regular expression takes the five forms, each a named group, so that a URL costs one match
-# (one of none of them, one failed match; possessive quantifiers keep a failure linear), and the
-# form's function is looked up by the name of the group that matched (``m.lastgroup``: the group
-# that closed last, which is the form's own, around its pieces). The pieces follow
-# https://url.spec.whatwg.org/#url-writing, narrowed to what the parser keeps as it is.
-
-def _printable_ascii_not_in(encode_set, *also: str) -> str:
-    """A character class: printable ASCII other than the set's members and ``also``."""
-    return character_class(
-        c for c in map(chr, range(0x21, 0x7F)) if ord(c) not in encode_set.ascii and c not in also
-    )
-
-
-# https://url.spec.whatwg.org/#url-scheme-string: an ASCII alpha, then ASCII alphanumerics, "+",
-# "-" or "."; special schemes (https://url.spec.whatwg.org/#special-scheme) in any case.
-_SCHEME = r"[A-Za-z][A-Za-z0-9+\-.]*+"
-_SPECIAL_NOT_FILE = "(?i:https?|wss?|ftp)"
-_NOT_SPECIAL = "(?!(?i:https?|wss?|ftp|file):)"
-# https://url.spec.whatwg.org/#valid-host-string, as the fast path takes it as it is: a domain of
-# ASCII letters, digits, "_", "." and "-" (no "%": the domain parser only lowercases it; a subset
-# of the domain code points, chosen, not derived from the forbidden ones); an IPv6 address in
-# brackets (the IPv6 parser has the last word); an opaque host with nothing to percent-encode.
-_DOMAIN = r"[A-Za-z0-9_.\-]"
-_IPV6 = r"\[[0-9A-Fa-f:.]++\]"
-_OPAQUE_HOST = _printable_ascii_not_in(C0_CONTROL_PERCENT_ENCODE_SET, *FORBIDDEN_HOST_CODE_POINTS)
-# A username and password of userinfo code points (none holds a ":", so the first one splits
-# them), then "@".
-_USERINFO_UNIT = _printable_ascii_not_in(USERINFO_PERCENT_ENCODE_SET)
-
-
-def _userinfo(name: str) -> str:
-    """userinfo "@", or "": group ``name`` always takes part (an empty string without userinfo),
-    so that its username and password split without a test."""
-    return f"(?P<{name}>(?:{_USERINFO_UNIT}*+(?::{_USERINFO_UNIT}*+)?@)?)"
-
-
-def _port(name: str) -> str:
-    """":" port (https://url.spec.whatwg.org/#url-port-string: ASCII digits), or nothing."""
-    return f"(?::(?P<{name}>[0-9]*+))?"
-
-
-def _path_absolute(form: str, special: bool) -> str:
-    """path-absolute: "/" and segments (group ``form``_path, from its "/"), of code points the
-    path percent-encode set leaves alone; "\\" only where it is no slash (not special)."""
-    unit = _printable_ascii_not_in(PATH_PERCENT_ENCODE_SET, "?", "#", *("\\" if special else ""))
-    return f"(?P<{form}_path>/{unit}*+)"
-
-
-def _query_fragment(form: str, special: bool) -> str:
-    """["?" query] ["#" fragment] (groups ``form``_query and ``form``_fragment), of code points
-    their percent-encode sets leave alone (the query's, by special)."""
-    query_set = SPECIAL_QUERY_PERCENT_ENCODE_SET if special else QUERY_PERCENT_ENCODE_SET
-    return (f"(?:\\?(?P<{form}_query>{_printable_ascii_not_in(query_set, '#')}*+))?"
-            f"(?:#(?P<{form}_fragment>{_printable_ascii_not_in(FRAGMENT_PERCENT_ENCODE_SET)}*+))?")
-
-
-# An opaque path: code points the C0 control percent-encode set leaves alone (no space, which
-# before "?" or "#" would become "%20"), not from "/".
-_OPAQUE_PATH = f"(?!/){_printable_ascii_not_in(C0_CONTROL_PERCENT_ENCODE_SET, '?', '#')}*+"
-_fast = re.compile(
-    # A special URL but file: scheme "://" [userinfo "@"] host [":" port] [path] [query] [fragment].
-    f"(?P<special>(?P<special_scheme>{_SPECIAL_NOT_FILE})://{_userinfo('special_userinfo')}"
-    f"(?P<special_host>{_DOMAIN}++|{_IPV6}){_port('special_port')}"
-    f"{_path_absolute('special', True)}?{_query_fragment('special', True)})"
-    # A file URL: "file://" host (maybe empty) [path] [query] [fragment].
-    f"|(?P<file>(?i:file)://(?P<file_host>{_DOMAIN}*+|{_IPV6})"
-    f"{_path_absolute('file', True)}?{_query_fragment('file', True)})"
-    # Another scheme, ":", then one of three forms:
-    f"|{_NOT_SPECIAL}(?P<scheme>{_SCHEME}):(?:"
-    # "//" [userinfo "@"] host [":" port] [path] [query] [fragment];
-    f"(?P<authority>//{_userinfo('authority_userinfo')}"
-    f"(?P<authority_host>{_OPAQUE_HOST}*+|{_IPV6}){_port('authority_port')}"
-    f"{_path_absolute('authority', False)}?{_query_fragment('authority', False)})"
-    # or a path (not from "//") [query] [fragment];
-    f"|(?P<absolute>(?!//){_path_absolute('absolute', False)}"
-    f"{_query_fragment('absolute', False)})"
-    # or an opaque path [query] [fragment].
-    f"|(?P<opaque>(?P<opaque_path>{_OPAQUE_PATH}){_query_fragment('opaque', False)}))"
-).fullmatch
-# https://url.spec.whatwg.org/#concept-ipv4-serializer's output: four decimal numbers 0 to 255.
-_OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
-_canonical_ipv4 = re.compile(f"(?:{_OCTET}\\.){{3}}{_OCTET}").fullmatch
-_windows_drive_letter_start = re.compile(r"/[A-Za-z][:|](?:[/?#]|$)").match
-# A single- or double-dot segment (_DOT_SEGMENTS) in a path of the fast path (which starts with
-# "/" and holds no "?" or "#").
-_dot_segment = re.compile(r"/(?:\.|%2[eE]){1,2}(?=/|\Z)").search
-_new_record = object.__new__  # a URLRecord whose every field the fast path sets
-
-
-def parse_fast_path(input: str) -> URLRecord | None:
-    """The fast path of ``basic_url_parse`` (no base, no state override, UTF-8, no listener):
-    the URL record, or None where the input is not of the simple form it handles.
-
-    Each form is taken by its own function, looked up by the form's group, so that a parse
-    tests little (a fuzzer's instrumentation counts each branch taken)."""
-    if not input.isascii():  # (O(1); a non-ASCII input never fits)
-        return None
-    m = _fast(input)
-    if m is None:
-        return None
-    return _FAST_FORMS[m.lastgroup](m)
-
-
-def _fast_special(m: re.Match) -> URLRecord | None:
-    """A special URL but file: a host always, a domain, an IPv4 address or an IPv6 address."""
-    url = _new_record(URLRecord)
-    url.scheme = scheme = m["special_scheme"].lower()
-    url.username, _, url.password = m["special_userinfo"][:-1].partition(":")
-    host = m["special_host"]
-    if "[" in host:
-        host = _fast_ipv6(host)
-    elif _ends_in_a_number(host) is not None:
-        host = _fast_ipv4(host)
-    else:
-        host = Domain(host.lower())
-    if host is None:
-        return None
-    url.host = host
-    port = m["special_port"]
-    if port:
-        port = int(port)
-        if port > 0xFFFF:
-            return None
-        url.port = None if port == SPECIAL_SCHEMES[scheme] else port
-    else:
-        url.port = None
-    # The path start state: a special URL's path is at least one empty segment.
-    path = m["special_path"]
-    if path is None:
-        url.path = [""]
-    elif _dot_segment(path) is not None:
-        return None
-    else:
-        url.path = path[1:].split("/")
-    url.query = m["special_query"]
-    url.fragment = m["special_fragment"]
-    return url
-
-
-def _fast_file(m: re.Match) -> URLRecord | None:
-    """A file URL: no userinfo or port; the host may be empty, or localhost (empty too)."""
-    url = _new_record(URLRecord)
-    url.scheme = "file"
-    url.username = url.password = ""
-    url.port = None
-    host = m["file_host"]
-    if not host:
-        host = EmptyHost("")
-    elif "[" in host:
-        host = _fast_ipv6(host)
-    elif _ends_in_a_number(host) is not None:
-        host = _fast_ipv4(host)
-    else:
-        host = host.lower()
-        host = EmptyHost("") if host == "localhost" else Domain(host)
-    if host is None:
-        return None
-    url.host = host
-    path = m["file_path"]
-    if path is None:
-        url.path = [""]
-    elif _dot_segment(path) is not None or _windows_drive_letter_start(path):
-        return None
-    else:
-        url.path = path[1:].split("/")
-    url.query = m["file_query"]
-    url.fragment = m["file_fragment"]
-    return url
-
-
-def _fast_authority(m: re.Match) -> URLRecord | None:
-    """Another scheme, with a host: an opaque host, an IPv6 address, or empty (then with no
-    userinfo or port: host-missing). A path only from a "/"."""
-    url = _new_record(URLRecord)
-    url.scheme = m["scheme"].lower()
-    userinfo = m["authority_userinfo"]
-    url.username, _, url.password = userinfo[:-1].partition(":")
-    host = m["authority_host"]
-    port = m["authority_port"]
-    if not host:
-        if userinfo or port is not None:
-            return None  # host-missing
-        host = EmptyHost("")
-    elif "[" in host:
-        host = _fast_ipv6(host)
-        if host is None:
-            return None
-    else:
-        host = OpaqueHost(host)
-    url.host = host
-    url.port = int(port) if port else None
-    if url.port is not None and url.port > 0xFFFF:
-        return None
-    path = m["authority_path"]
-    if path is None:
-        url.path = []
-    elif _dot_segment(path) is not None:
-        return None
-    else:
-        url.path = path[1:].split("/")
-    url.query = m["authority_query"]
-    url.fragment = m["authority_fragment"]
-    return url
-
-
-def _fast_absolute(m: re.Match) -> URLRecord | None:
-    """Another scheme, no host, a path from "/"."""
-    path = m["absolute_path"]
-    if _dot_segment(path) is not None:
-        return None
-    url = _new_record(URLRecord)
-    url.scheme = m["scheme"].lower()
-    url.username = url.password = ""
-    url.host = url.port = None
-    url.path = path[1:].split("/")
-    url.query = m["absolute_query"]
-    url.fragment = m["absolute_fragment"]
-    return url
-
-
-def _fast_opaque(m: re.Match) -> URLRecord:
-    """Another scheme, an opaque path."""
-    url = _new_record(URLRecord)
-    url.scheme = m["scheme"].lower()
-    url.username = url.password = ""
-    url.host = url.port = None
-    url.path = m["opaque_path"]
-    url.query = m["opaque_query"]
-    url.fragment = m["opaque_fragment"]
-    return url
-
-
-_FAST_FORMS = {"special": _fast_special, "file": _fast_file, "authority": _fast_authority,
-               "absolute": _fast_absolute, "opaque": _fast_opaque}
-
-
-def _fast_ipv6(host: str) -> IPv6Address | None:
-    """The fast path's IPv6 address ("[...]"), or None where the IPv6 parser fails."""
-    try:
-        return parse_ipv6(host[1:-1])
-    except Failure:
-        return None
-
-
-def _fast_ipv4(host: str) -> IPv4Address | None:
-    """The fast path's IPv4 address: dotted decimal as it serializes, else None (the IPv4
-    parser's other forms, and its failures, are the state machine's)."""
-    if _canonical_ipv4(host) is None:
-        return None
-    a, b, c, d = map(int, host.split("."))
-    return IPv4Address((a << 24) | (b << 16) | (c << 8) | d)
+        not_escapes = PERCENT_NOT_FOLLOWED_BY_TWO_HEX_DIGITS.finditer(window)
+        count += sum(1 for m in not_escapes if m.start() < len(run))
+    validation_error(errors, "invalid-URL-unit", count)
 
 
 def basic_url_parse(
@@ -512,8 +177,9 @@ def basic_url_parse(
     Returns the URL record, or (with ``url`` and ``state_override``) None where the Standard
     terminates without returning anything; raises Failure where it returns failure.
     """
-    # (One test, its conditions combined without branching: a fuzzer's instrumentation counts
-    # every branch taken.)
+    # The fast path (engine.fast_path) where it can apply, else the state machine. (One test, its
+    # conditions combined without branching: a fuzzer's instrumentation counts every branch
+    # taken.)
     if (errors is None) & (base is None) & (url is None) & (input.__class__ is str):
         fast = parse_fast_path(input)
         if fast is not None:
@@ -635,8 +301,8 @@ class _BasicURLParser:
         # 2.5. If url's scheme is "file": if remaining does not start with "//",
         # special-scheme-missing-following-solidus validation error; file state.
         if buffer == "file":
-            if self.errors is not None and not input.startswith("//", pointer):
-                self.errors.append("special-scheme-missing-following-solidus")
+            if not input.startswith("//", pointer):
+                validation_error(self.errors, "special-scheme-missing-following-solidus")
             return FILE, pointer
         if buffer in SPECIAL_SCHEMES:
             # 2.6. url is special and base's scheme is url's: special relative or authority.
@@ -677,7 +343,7 @@ class _BasicURLParser:
         # 1. No base, or a base with an opaque path and c not "#": missing-scheme-non-relative-URL
         # validation error, return failure.
         if base is None or (isinstance(base.path, str) and c != "#"):
-            raise _fail(self.errors, "missing-scheme-non-relative-URL")
+            raise fail(self.errors, "missing-scheme-non-relative-URL")
         # 2. A base with an opaque path, and c is "#": the base's scheme, path and query; the
         # fragment state.
         if isinstance(base.path, str):
@@ -696,8 +362,7 @@ class _BasicURLParser:
         if self.input.startswith("//", pointer):
             return SPECIAL_AUTHORITY_IGNORE_SLASHES, pointer + 2
         # 2. Otherwise, special-scheme-missing-following-solidus validation error; relative state.
-        if self.errors is not None:
-            self.errors.append("special-scheme-missing-following-solidus")
+        validation_error(self.errors, "special-scheme-missing-following-solidus")
         return RELATIVE, pointer
 
     def path_or_authority_state(self, pointer: int) -> tuple[State, int]:
@@ -718,8 +383,7 @@ class _BasicURLParser:
             return RELATIVE_SLASH, pointer + 1
         # 4. If url is special and c is "\\": invalid-reverse-solidus; relative slash state.
         if c == "\\" and url.scheme in SPECIAL_SCHEMES:
-            if self.errors is not None:
-                self.errors.append("invalid-reverse-solidus")
+            validation_error(self.errors, "invalid-reverse-solidus")
             return RELATIVE_SLASH, pointer + 1
         # 5.1. Otherwise: base's username, password, host, port, a clone of its path, its query.
         url.username, url.password = base.username, base.password
@@ -743,8 +407,8 @@ class _BasicURLParser:
         # 1. url is special and c is "/" or "\\" ("\\": invalid-reverse-solidus): special
         # authority ignore slashes state.
         if url.scheme in SPECIAL_SCHEMES and c in _SLASH_OR_BACKSLASH:
-            if c == "\\" and self.errors is not None:
-                self.errors.append("invalid-reverse-solidus")
+            if c == "\\":
+                validation_error(self.errors, "invalid-reverse-solidus")
             return SPECIAL_AUTHORITY_IGNORE_SLASHES, pointer + 1
         # 2. c is "/": authority state.
         if c == "/":
@@ -762,8 +426,7 @@ class _BasicURLParser:
             return SPECIAL_AUTHORITY_IGNORE_SLASHES, pointer + 2
         # 2. Otherwise, special-scheme-missing-following-solidus validation error; special
         # authority ignore slashes state, reading c again.
-        if self.errors is not None:
-            self.errors.append("special-scheme-missing-following-solidus")
+        validation_error(self.errors, "special-scheme-missing-following-solidus")
         return SPECIAL_AUTHORITY_IGNORE_SLASHES, pointer
 
     def special_authority_ignore_slashes_state(self, pointer: int) -> tuple[State, int]:
@@ -771,9 +434,10 @@ class _BasicURLParser:
 
         Departs from the loop: the run of "/" and "\\" (step 2 for each) is taken at once."""
         run = _slash_run(self.input, pointer).group()
-        # 2. Each "/" or "\\": special-scheme-missing-following-solidus validation error.
-        if run and self.errors is not None:
-            self.errors.extend(["special-scheme-missing-following-solidus"] * len(run))
+        # 2. Each "/" or "\\": special-scheme-missing-following-solidus validation error. (A run of
+        # none, "//" taken by the state before, is the usual case.)
+        if run:
+            validation_error(self.errors, "special-scheme-missing-following-solidus", len(run))
         # 1. The first other code point: authority state, reading it again.
         return AUTHORITY, pointer + len(run)
 
@@ -794,15 +458,14 @@ class _BasicURLParser:
             # point before the last "@": the first ":" starts the password; the rest is UTF-8
             # percent-encoded with the userinfo set (which encodes an earlier "@" as "%40",
             # as step 1.2's prepending does).
-            if self.errors is not None:
-                self.errors.extend(["invalid-credentials"] * (userinfo.count("@") + 1))
+            validation_error(self.errors, "invalid-credentials", userinfo.count("@") + 1)
             username, _, password = userinfo.partition(":")
-            url.username += _utf8_percent_encode(username, USERINFO_PERCENT_ENCODE_SET, False)
-            url.password += _utf8_percent_encode(password, USERINFO_PERCENT_ENCODE_SET, False)
+            url.username += percent_encode_utf8(username, USERINFO_PERCENT_ENCODE_SET, False)
+            url.password += percent_encode_utf8(password, USERINFO_PERCENT_ENCODE_SET, False)
             # 2.1. If atSignSeen is true and buffer is the empty string, host-missing validation
             # error, return failure. (An empty host before a ":" is the host state's host-missing.)
             if not m["host"]:
-                raise _fail(self.errors, "host-missing")
+                raise fail(self.errors, "host-missing")
         # 2.2. The host state, from the host's first code point.
         return self._host_state_at_end(m["host"], m.end(), special)
 
@@ -827,7 +490,7 @@ class _BasicURLParser:
         if self.input.startswith(":", end):
             # 2.1. An empty buffer: host-missing validation error, return failure.
             if not buffer:
-                raise _fail(self.errors, "host-missing")
+                raise fail(self.errors, "host-missing")
             # 2.2. The hostname state override: return failure.
             if state_override is HOSTNAME:
                 raise Failure(None, "hostname setter: a port is not allowed")
@@ -838,7 +501,7 @@ class _BasicURLParser:
         if not buffer:
             # 3.1. A special URL's empty host: host-missing validation error, return failure.
             if special:
-                raise _fail(self.errors, "host-missing")
+                raise fail(self.errors, "host-missing")
             # 3.2. With state override, no empty host beside credentials or a port.
             if state_override is not None and (url.includes_credentials or url.port is not None):
                 raise Failure(None, "host setter: cannot remove a host with credentials or port")
@@ -873,7 +536,7 @@ class _BasicURLParser:
                 port = int(digits or "0") if len(digits) <= 5 else 1 << 16
                 # 2.1.2. Not a 16-bit unsigned integer: port-out-of-range, return failure.
                 if port > 0xFFFF:
-                    raise _fail(self.errors, "port-out-of-range")
+                    raise fail(self.errors, "port-out-of-range")
                 # 2.1.3. url's port is null if it is the scheme's default port.
                 url.port = None if port == SPECIAL_SCHEMES.get(url.scheme) else port
                 # 2.1.5. With state override, return.
@@ -885,7 +548,7 @@ class _BasicURLParser:
             # 2.3. Path start state, reading c again.
             return PATH_START, end
         # 3. Otherwise, port-invalid validation error, return failure.
-        raise _fail(self.errors, "port-invalid")
+        raise fail(self.errors, "port-invalid")
 
     def file_state(self, pointer: int) -> tuple[State, int]:
         """https://url.spec.whatwg.org/#file-state"""
@@ -896,8 +559,8 @@ class _BasicURLParser:
         url.host = EmptyHost("")
         # 3. c is "/" or "\\" ("\\": invalid-reverse-solidus): file slash state.
         if c in _SLASH_OR_BACKSLASH:
-            if c == "\\" and self.errors is not None:
-                self.errors.append("invalid-reverse-solidus")
+            if c == "\\":
+                validation_error(self.errors, "invalid-reverse-solidus")
             return FILE_SLASH, pointer + 1
         # 5. No file base: path state, reading c again.
         if base is None or base.scheme != "file":
@@ -917,8 +580,7 @@ class _BasicURLParser:
         if not starts_with_windows_drive_letter(self.input[pointer : pointer + 3]):
             shorten_path(url)
         else:
-            if self.errors is not None:
-                self.errors.append("file-invalid-Windows-drive-letter")
+            validation_error(self.errors, "file-invalid-Windows-drive-letter")
             url.path = []
         return PATH, pointer
 
@@ -927,8 +589,8 @@ class _BasicURLParser:
         c = self.input[pointer : pointer + 1]
         # 1. c is "/" or "\\" ("\\": invalid-reverse-solidus): file host state.
         if c in _SLASH_OR_BACKSLASH:
-            if c == "\\" and self.errors is not None:
-                self.errors.append("invalid-reverse-solidus")
+            if c == "\\":
+                validation_error(self.errors, "invalid-reverse-solidus")
             return FILE_HOST, pointer + 1
         # 2.1. A file base: its host, and its path's first segment where that is a normalized
         # Windows drive letter and the rest of input does not start with a Windows drive letter.
@@ -958,8 +620,7 @@ class _BasicURLParser:
         # file-invalid-Windows-drive-letter-host validation error; path state. (buffer is not
         # reset: the path state uses it.)
         if state_override is None and _is_windows_drive_letter(buffer):
-            if self.errors is not None:
-                self.errors.append("file-invalid-Windows-drive-letter-host")
+            validation_error(self.errors, "file-invalid-Windows-drive-letter-host")
             self.buffer = buffer
             return PATH, end
         if not buffer:
@@ -980,8 +641,8 @@ class _BasicURLParser:
         c = self.input[pointer : pointer + 1]
         # 1. url is special ("\\": invalid-reverse-solidus): path state, past a "/" or "\\".
         if url.scheme in SPECIAL_SCHEMES:
-            if c == "\\" and self.errors is not None:
-                self.errors.append("invalid-reverse-solidus")
+            if c == "\\":
+                validation_error(self.errors, "invalid-reverse-solidus")
             return PATH, (pointer + 1 if c in _SLASH_OR_BACKSLASH else pointer)
         # 2./3. Without state override, "?": query state; "#": fragment state.
         if self.state_override is None and c in _QUERY_OR_FRAGMENT:
@@ -1009,14 +670,13 @@ class _BasicURLParser:
         # "%" not before two hex digits); UTF-8 percent-encoded with the path set into buffer.
         run = input[pointer:end]
         if run:
-            if self.errors is not None:
-                _invalid_url_units(run, input, pointer, self.errors)
-            self.buffer += _utf8_percent_encode(run, PATH_PERCENT_ENCODE_SET, False)
+            _invalid_url_units(self.errors, run, input, pointer)
+            self.buffer += percent_encode_utf8(run, PATH_PERCENT_ENCODE_SET, False)
         buffer = self.buffer
         slash = c in _SEGMENT_SLASHES[special]
         # 1.1. A special URL's "\\": invalid-reverse-solidus validation error.
-        if special and c == "\\" and self.errors is not None:
-            self.errors.append("invalid-reverse-solidus")
+        if special and c == "\\":
+            validation_error(self.errors, "invalid-reverse-solidus")
         dots = _DOT_SEGMENTS.get(buffer)  # 1: a single-dot segment, 2: a double-dot one
         if dots is None:
             # 1.4.1. A file URL's Windows drive letter, first in its path, gets a ":".
@@ -1057,7 +717,7 @@ class _BasicURLParser:
         run = input[pointer:end]
         if "\\" in run and url.scheme in SPECIAL_SCHEMES:
             run = run.replace("\\", "/")
-        segments = _utf8_percent_encode(run, PATH_PERCENT_ENCODE_SET, False).split("/")
+        segments = percent_encode_utf8(run, PATH_PERCENT_ENCODE_SET, False).split("/")
         if self.buffer:  # a Windows drive letter, left by the file host state
             segments[0] = self.buffer + segments[0]
             self.buffer = ""
@@ -1095,10 +755,9 @@ class _BasicURLParser:
         run = input[pointer:end]
         if run:
             # 3.1./4.1./4.2. invalid-URL-unit validation errors (a space is not a URL code point).
-            if self.errors is not None:
-                _invalid_url_units(run, input, pointer, self.errors)
+            _invalid_url_units(self.errors, run, input, pointer)
             # 4.3. Each UTF-8 percent-encoded with the C0 control set, appended to url's path.
-            encoded = _utf8_percent_encode(run, C0_CONTROL_PERCENT_ENCODE_SET, False)
+            encoded = percent_encode_utf8(run, C0_CONTROL_PERCENT_ENCODE_SET, False)
             # 3.2. A U+0020 SPACE followed by "?" or "#" is appended as "%20".
             if c and encoded[-1] == " ":
                 encoded = encoded[:-1] + "%20"
@@ -1119,7 +778,7 @@ class _BasicURLParser:
         encoding = self.encoding
         if (encoding is None) & (self.state_override is None) & (self.errors is None):  # (usual)
             run, hash_sign, _ = input[pointer:].partition("#")
-            url.query = _utf8_percent_encode(run, query_set, False)
+            url.query = percent_encode_utf8(run, query_set, False)
         else:
             # 1. A URL not special, or ws or wss: UTF-8.
             if encoding is not None and (
@@ -1132,13 +791,12 @@ class _BasicURLParser:
             else:
                 run, hash_sign = input[pointer:], ""
             # 3.1./3.2. invalid-URL-unit validation errors.
-            if self.errors is not None:
-                _invalid_url_units(run, input, pointer, self.errors)
+            _invalid_url_units(self.errors, run, input, pointer)
             # 2.1./2.2. Percent-encode after encoding, with the query set by special.
             if encoding is None:
-                url.query = _utf8_percent_encode(run, query_set, False)
+                url.query = percent_encode_utf8(run, query_set, False)
             else:
-                url.query = _percent_encode_legacy(encoding, run, query_set, False)
+                url.query = percent_encode_legacy(encoding, run, query_set, False)
         # 2.4. c is "#": the fragment state.
         if hash_sign:
             return FRAGMENT, pointer + len(run) + 1
@@ -1152,10 +810,9 @@ class _BasicURLParser:
         input = self.input
         run = input[pointer:]
         # 1.1./1.2. invalid-URL-unit validation errors.
-        if self.errors is not None:
-            _invalid_url_units(run, input, pointer, self.errors)
+        _invalid_url_units(self.errors, run, input, pointer)
         # 1.3. Each UTF-8 percent-encoded with the fragment set.
-        self.url.fragment = _utf8_percent_encode(run, FRAGMENT_PERCENT_ENCODE_SET, False)
+        self.url.fragment = percent_encode_utf8(run, FRAGMENT_PERCENT_ENCODE_SET, False)
         return _RETURN_URL, len(input)
 
 
@@ -1270,12 +927,11 @@ def _strip_and_remove(input: str, strip: bool, errors: list[str] | None) -> str:
     removed), each step that finds something an invalid-URL-unit validation error."""
     if strip:
         stripped = input.strip(_C0_OR_SPACE)
-        if errors is not None and len(stripped) != len(input):
-            errors.append("invalid-URL-unit")
+        if len(stripped) != len(input):
+            validation_error(errors, "invalid-URL-unit")
         input = stripped
     if _tab_or_newline(input) is not None:
-        if errors is not None:
-            errors.append("invalid-URL-unit")
+        validation_error(errors, "invalid-URL-unit")
         input = input.translate(_TAB_OR_NEWLINE)
     return input
 
@@ -1284,107 +940,3 @@ def url_parse(input: str, base: URLRecord | None = None, *, encoding: str = _UTF
               errors: list[str] | None = None) -> URLRecord:
     """https://url.spec.whatwg.org/#concept-url-parser (without blob URL entries)"""
     return basic_url_parse(input, base, encoding=encoding, errors=errors)
-
-
-def _not_a_record(function: str, url: object) -> TypeError:
-    return TypeError(f"{function}() takes a URL record, not {type(url).__name__}")
-
-
-def serialize_path(url: URLRecord) -> str:
-    """https://url.spec.whatwg.org/#url-path-serializer"""
-    if url.__class__ is not URLRecord:
-        raise _not_a_record("serialize_path", url)
-    path = url.path
-    if path.__class__ is str:
-        return path
-    # "/" and the segment, for each segment.
-    return "/" + "/".join(path) if path else ""
-
-
-def serialize_url(url: URLRecord, exclude_fragment: bool = False) -> str:
-    """https://url.spec.whatwg.org/#concept-url-serializer"""
-    try:
-        host = url.host
-        path = url.path
-    except AttributeError:  # checked only when it fails: this runs for every URL the API makes
-        raise _not_a_record("serialize_url", url) from None
-    output = url.scheme + ":"
-    if host is not None:
-        output += "//"
-        if url.username or url.password:
-            output += url.username + (":" + url.password if url.password else "") + "@"
-        output += serialize_host(host)
-        if url.port is not None:
-            output += ":" + str(url.port)
-    elif path.__class__ is list and len(path) > 1 and path[0] == "":
-        output += "/."
-    output += path if path.__class__ is str else "/" + "/".join(path) if path else ""  # (serialize_path)
-    if url.query is not None:
-        output += "?" + url.query
-    if url.fragment is not None and not exclude_fragment:
-        output += "#" + url.fragment
-    return output
-
-
-def urls_equal(a: URLRecord, b: URLRecord, exclude_fragments: bool = False) -> bool:
-    """https://url.spec.whatwg.org/#concept-url-equals"""
-    return serialize_url(a, exclude_fragments) == serialize_url(b, exclude_fragments)
-
-
-def set_username(url: URLRecord, username: str) -> None:
-    """https://url.spec.whatwg.org/#set-the-username"""
-    url.username = _utf8_percent_encode(to_scalar_value_string(username), USERINFO_PERCENT_ENCODE_SET, False)
-
-
-def set_password(url: URLRecord, password: str) -> None:
-    """https://url.spec.whatwg.org/#set-the-password"""
-    url.password = _utf8_percent_encode(to_scalar_value_string(password), USERINFO_PERCENT_ENCODE_SET, False)
-
-
-class OpaqueOrigin:
-    """https://html.spec.whatwg.org/multipage/browsers.html#concept-origin-opaque
-
-    Each is equal only to itself; it serializes as "null".
-    """
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "<opaque origin>"
-
-
-class Origin(tuple):
-    """A tuple origin: (scheme, host, port, domain)."""
-
-    __slots__ = ()
-
-
-def url_origin(url: URLRecord) -> Origin | OpaqueOrigin:
-    """https://url.spec.whatwg.org/#concept-url-origin (no blob URL store here)"""
-    if url.__class__ is not URLRecord:
-        raise _not_a_record("url_origin", url)
-    scheme = url.scheme
-    if scheme == "blob":
-        try:
-            path_url = basic_url_parse(serialize_path(url))
-        except Failure:
-            return OpaqueOrigin()
-        if path_url.scheme in ("http", "https", "file"):
-            return url_origin(path_url)
-        return OpaqueOrigin()
-    if scheme in ("ftp", "http", "https", "ws", "wss"):
-        return Origin((scheme, url.host, url.port, None))
-    return OpaqueOrigin()
-
-
-def serialize_origin(origin: Origin | OpaqueOrigin) -> str:
-    """https://html.spec.whatwg.org/multipage/browsers.html#ascii-serialisation-of-an-origin"""
-    if isinstance(origin, OpaqueOrigin):
-        return "null"
-    if not isinstance(origin, Origin):
-        raise TypeError(f"serialize_origin() takes an origin, not {type(origin).__name__}")
-    scheme, host, port, _ = origin
-    result = scheme + "://" + serialize_host(host)
-    if port is not None:
-        result += ":" + str(port)
-    return result

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fuzz target ``fast_path``: the URL parser's fast path agrees with the state machine.
 
-Invariant: for any input that ``engine.url.parse_fast_path`` accepts, the step-by-step basic URL
+Invariant: for any input that ``engine.fast_path.parse_fast_path`` accepts, the step-by-step basic URL
 parser returns an equal URL record (same components, same host kind) and the same
 serialization; where the state machine fails, the fast path must not have accepted the input.
 

@@ -216,7 +216,7 @@ def test_the_form_strategies_produce_invalid_utf8_separators_and_escapes():
 
 
 def test_the_fast_path_strategy_meets_both_sides_of_the_engines_fast_path():
-    from engine.url import parse_fast_path
+    from engine.fast_path import parse_fast_path
 
     def slow_only(url):
         try:

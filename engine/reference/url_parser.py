@@ -2,16 +2,19 @@
 
 https://url.spec.whatwg.org/#url-parsing
 
-This is the reference that ``engine/url.py`` (the fast parser) is held to: a loop over code points
-with a pointer, ``c`` and ``remaining`` as the Standard defines them, one function per state named
-after it and dispatched by ``STATE_MACHINE``, each step numbered and quoted briefly (search for
-"path state, step 1.4"). Validation errors are reported through ``_Parser.validation_error``.
-Speed is not its concern; it is read beside the Standard, line by line.
+This is the reference that the fast parser (``engine/url.py``, with ``engine/fast_path.py``) is
+held to: a loop over code points with a pointer, ``c`` and ``remaining`` as the Standard defines
+them, one function per state named after it and dispatched by ``STATE_MACHINE``, each step
+numbered and quoted briefly (search for "path state, step 1.4"). Validation errors are reported
+through ``_Parser.validation_error`` and ``_Parser.failure``, which are ``engine.failure``'s two
+helpers, as in the rest of the engine. Speed is not its concern; it is read beside the Standard,
+line by line.
 
 It calls the engine for the algorithms the Standard calls from here: the URL record
-(``engine.url.URLRecord``), the host parser and serializer (``engine.host``), UTF-8
+(``engine.record.URLRecord``), the host parser and serializer (``engine.host``), UTF-8
 percent-encode and percent-encode after encoding (``engine.percent_encoding``), get an output
-encoding (``engine.encoding``).
+encoding (``engine.encoding``); and nothing of the fast parser (import-linter's contracts in
+pyproject.toml say so).
 
 Where the Standard says "return failure", this raises ``engine.Failure``; where it says "return"
 (with a state override: the URL is changed in place), it returns None.
@@ -20,7 +23,7 @@ Where the Standard says "return failure", this raises ``engine.Failure``; where 
 from __future__ import annotations
 
 from ..encoding import get_encoding, get_output_encoding
-from ..failure import Failure
+from ..failure import Failure, fail, validation_error
 from ..host import EmptyHost, parse_host, serialize_host
 from ..infra import ASCII_ALPHA, ASCII_ALPHANUMERIC, ASCII_DIGITS, ASCII_HEX_DIGITS, to_scalar_value_string
 from ..percent_encoding import (
@@ -33,7 +36,7 @@ from ..percent_encoding import (
     percent_encode_after_encoding,
     utf8_percent_encode,
 )
-from ..url import URLRecord
+from ..record import URLRecord
 
 __all__ = ["basic_url_parse", "serialize_url", "serialize_path", "STATE_MACHINE", "OVERRIDE_STATES"]
 
@@ -104,13 +107,6 @@ def starts_with_two_hex_digits(s: str) -> bool:
     return len(s) >= 2 and s[0] in ASCII_HEX_DIGITS and s[1] in ASCII_HEX_DIGITS
 
 
-def validation_error(errors: list[str] | None, name: str) -> None:
-    """https://url.spec.whatwg.org/#validation-error: reported, by its name, to whoever listens
-    (the one place the parser reports one)."""
-    if errors is not None:
-        errors.append(name)
-
-
 class _Parser:
     """The basic URL parser's variables (its arguments and steps 4 to 8), which the states read
     and set; ``c`` and ``remaining`` as https://url.spec.whatwg.org/#pointer defines them."""
@@ -134,12 +130,14 @@ class _Parser:
         return self.input[self.pointer + 1:]
 
     def validation_error(self, name: str) -> None:
+        """https://url.spec.whatwg.org/#validation-error: reported, by its name, to whoever
+        listens (engine.failure's ``validation_error``, as everywhere in the engine)."""
         validation_error(self.errors, name)
 
     def failure(self, name: str) -> Failure:
-        """"<name> validation error, return failure": the error reported, the Failure to raise."""
-        validation_error(self.errors, name)
-        return Failure(name)
+        """"<name> validation error, return failure": the error reported, the Failure to raise
+        (engine.failure's ``fail``)."""
+        return fail(self.errors, name)
 
 
 # A state's "return" (with state override: the parser terminates without returning anything).

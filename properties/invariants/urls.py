@@ -10,7 +10,8 @@ import re
 
 import engine
 from engine import Failure
-from engine.url import basic_url_parse_state_machine, parse_fast_path
+from engine.fast_path import parse_fast_path
+from engine.url import basic_url_parse_state_machine
 from properties.invariants.common import (GETTERS, SETTERS, SPECIAL_SCHEMES, Failed,
                                          check_failure_names_its_error, fail, outcome, to_usv)
 from properties.invariants.percent_encoding import expected_percent_encoding

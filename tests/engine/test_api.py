@@ -145,7 +145,8 @@ def test_setters_without_effect():
 
 
 def test_url_records():
-    from engine.url import url_parse, urls_equal
+    from engine.record import urls_equal
+    from engine.url import url_parse
 
     a = url_parse("HTTP://h/a#x")
     b = engine.basic_url_parse("http://h/a#y")

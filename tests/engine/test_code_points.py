@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from engine import host, idna, infra, url
+from engine import fast_path, host, idna, infra
 from engine.percent_encoding import C0_CONTROL_PERCENT_ENCODE_SET
 
 # Every code point, surrogates included (a Python str may hold them), in order.
@@ -59,10 +59,10 @@ DERIVED = {
     "domain to ASCII, ASCII shortcut: empty or forbidden domain code point": (
         idna._empty_or_forbidden_domain.__self__,
         lambda c: c in infra.FORBIDDEN_DOMAIN_CODE_POINTS),
-    # The URL parser's fast path: an opaque host it takes as it is (no forbidden host code point,
-    # nothing the opaque-host parser would percent-encode).
+    # The URL parser's fast path (engine.fast_path): an opaque host it takes as it is (no
+    # forbidden host code point, nothing the opaque-host parser would percent-encode).
     "fast path: opaque host code point": (
-        url._OPAQUE_HOST,
+        fast_path._OPAQUE_HOST,
         lambda c: (c not in infra.FORBIDDEN_HOST_CODE_POINTS
                    and c not in C0_CONTROL_PERCENT_ENCODE_SET)),
 }

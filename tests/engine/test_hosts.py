@@ -125,14 +125,14 @@ def test_ends_in_a_number_search_is_the_checker():
     non-ASCII digit)."""
     import itertools
 
-    from engine.host import _ends_in_a_number
+    from engine.host import ends_in_a_number_search
 
     alphabet = "09afxX.g\u0663"
     checked = 0
     for length in range(6):
         for chars in itertools.product(alphabet, repeat=length):
             s = "".join(chars)
-            assert (_ends_in_a_number(s) is not None) is engine.ends_in_a_number(s), s
+            assert (ends_in_a_number_search(s) is not None) is engine.ends_in_a_number(s), s
             checked += 1
     assert checked == sum(len(alphabet) ** k for k in range(6))
 

@@ -61,7 +61,8 @@ def test_fast_path_dot_segment_search_is_the_sets():
     six pieces of "/", ".", "%2e", "%2E", "a", "%"."""
     import itertools
 
-    from engine.url import _DOT_SEGMENTS, _dot_segment
+    from engine.fast_path import _dot_segment
+    from engine.url import _DOT_SEGMENTS
 
     for k in range(1, 7):
         for pieces in itertools.product(["/", ".", "%2e", "%2E", "a", "%"], repeat=k):

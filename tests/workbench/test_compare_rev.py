@@ -40,7 +40,7 @@ def test_an_unchanged_copy_gives_the_same_answers(tmp_path):
 def test_a_planted_change_is_found_where_it_shows(tmp_path):
     # The planted engine forgets invalid-URL-unit for code points that are not URL code points.
     planted = _copy(tmp_path, "engine_planted",
-                    "count = len(_NOT_URL_CODE_POINT_OR_PERCENT.findall(run))", "count = 0")
+                    "count = len(NOT_URL_CODE_POINT_OR_PERCENT.findall(run))", "count = 0")
     differences, _ = compare_rev.compare(planted, engine, inputs=300, seed=3)
     assert set(differences) == {"basic URL parser, listening"}
     text, base, old, new = differences["basic URL parser, listening"][0]

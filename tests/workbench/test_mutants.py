@@ -94,6 +94,24 @@ def test_the_committed_lists_load_and_do_not_overlap():
     assert not set(equivalents) & set(survivors)
 
 
+def test_every_reviewed_mutant_names_a_line_of_its_function():
+    """An entry matches a mutant by its module, function and line, so code that moves (to another
+    module or function) or goes must take its entries with it: each entry's original line is a
+    line of its module, inside the function it names. (Whether cosmic-ray makes that very mutant
+    is the mutation run's to say.)"""
+    stale = []
+    for key in [*mutants.load_equivalents(), *mutants.load_survivors()]:
+        path = ROOT / key.module
+        source = path.read_text(encoding="utf-8") if path.is_file() else ""
+        spans = mutants.qualified_names(source) if source else []
+        first = key.original.splitlines()[0]
+        where = {mutants.function_at(spans, n) for n, line in enumerate(source.splitlines(), 1)
+                 if line.strip() == first}
+        if key.function not in where:
+            stale.append(f"{key.module} {key.function}: {first!r} is in {sorted(where) or 'none'}")
+    assert not stale, stale
+
+
 def test_a_mutant_is_known_by_its_function_and_the_lines_it_changes():
     source = "class A:\n    @property\n    def f(self):\n        return 1 + 2\n\nx = 3\n"
     spans = mutants.qualified_names(source)

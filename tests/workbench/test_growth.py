@@ -54,11 +54,14 @@ def test_a_backtracking_regex_is_found(planted):
 
 
 def test_a_parser_that_does_not_end_is_a_hang(planted):
-    res = survey(["expo"], count=64, scale=10, runs=2, shapes=[AT], deadline=0.3, log=lambda _: None)
+    # a deadline well above a fork's start on a loaded machine (at 0.3 s a short parse was seen
+    # reported hung)
+    res = survey(["expo"], count=64, scale=10, runs=2, shapes=[AT], deadline=1.5, log=lambda _: None)
     (row,) = res.rows
     assert [f.found.verdict for f in row.findings] == ["hang"]
     assert row.findings[0].minimized.count < 64
-    assert filing.entries()[0].sidecar["class"] == "hang"
+    # the shortest input still flagged may be one that ends, slowly: filed as what it shows
+    assert filing.entries()[0].sidecar["class"] in ("hang", "superlinear")
 
 
 def test_a_linear_parser_above_the_time_floor_is_not_flagged(planted):

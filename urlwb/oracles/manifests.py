@@ -296,11 +296,13 @@ def parse_flag(value: str) -> Spec:
     return user_spec(name.strip(), rest.strip(), "flag")
 
 
-def config_specs(cwd: pathlib.Path | None = None) -> list[Spec]:
-    """The ``[tool.urlwb.oracles]`` table of ``urlwb.toml`` and of ``pyproject.toml`` in ``cwd``
-    (both read; a name in both is an error)."""
+def config_tables(section: str, what: str, cwd: pathlib.Path | None = None):
+    """Each ``(file name, name, value)`` of the ``[tool.urlwb.<section>]`` tables of
+    ``urlwb.toml`` and of ``pyproject.toml`` in ``cwd`` (both read; a name in both is an error),
+    each value a command string or a table. ``what`` names an entry in the one-line errors
+    (``oracle``, ``validator``)."""
     cwd = cwd or pathlib.Path.cwd()
-    specs: dict[str, Spec] = {}
+    seen: set[str] = set()
     for fname in ("urlwb.toml", "pyproject.toml"):
         path = cwd / fname
         if not path.is_file():
@@ -309,18 +311,28 @@ def config_specs(cwd: pathlib.Path | None = None) -> list[Spec]:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise ManifestError(f"{fname}: {exc}") from None
-        table = data.get("tool", {}).get("urlwb", {}).get("oracles")
+        table = data.get("tool", {}).get("urlwb", {}).get(section)
         if table is None:
             continue
         if not isinstance(table, dict):
-            raise ManifestError(f"{fname}: [tool.urlwb.oracles] must be a table")
+            raise ManifestError(f"{fname}: [tool.urlwb.{section}] must be a table")
         for name, value in table.items():
             if not isinstance(value, (str, dict)):
-                raise ManifestError(f"{fname}: oracle {name!r}: expected a command string or a table")
-            if name in specs:
-                raise ManifestError(f"{fname}: oracle {name!r} is also declared in urlwb.toml")
-            try:
-                specs[name] = user_spec(name, value, "config", cwd)
-            except ManifestError as exc:
-                raise ManifestError(f"{fname}: {exc}") from None
-    return list(specs.values())
+                raise ManifestError(f"{fname}: {what} {name!r}: expected a command string or a table")
+            if name in seen:
+                raise ManifestError(f"{fname}: {what} {name!r} is also declared in urlwb.toml")
+            seen.add(name)
+            yield fname, name, value
+
+
+def config_specs(cwd: pathlib.Path | None = None) -> list[Spec]:
+    """The ``[tool.urlwb.oracles]`` table of ``urlwb.toml`` and of ``pyproject.toml`` in ``cwd``
+    (both read; a name in both is an error)."""
+    cwd = cwd or pathlib.Path.cwd()
+    specs: list[Spec] = []
+    for fname, name, value in config_tables("oracles", "oracle", cwd):
+        try:
+            specs.append(user_spec(name, value, "config", cwd))
+        except ManifestError as exc:
+            raise ManifestError(f"{fname}: {exc}") from None
+    return specs

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import pathlib
-import tomllib
 
 from urlwb import oracles
 from urlwb.errors import UsageError
@@ -85,28 +84,16 @@ def parse_flag(value: str, cwd: pathlib.Path | None = None, progress=print) -> D
 def config(cwd: pathlib.Path | None = None) -> list[Declared]:
     """The ``[tool.urlwb.validators]`` entries of ``urlwb.toml`` and ``pyproject.toml``."""
     cwd = cwd or pathlib.Path.cwd()
-    out: dict[str, Declared] = {}
-    for fname in ("urlwb.toml", "pyproject.toml"):
-        path = cwd / fname
-        if not path.is_file():
-            continue
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            raise UsageError(f"{fname}: {exc}") from None
-        table = data.get("tool", {}).get("urlwb", {}).get("validators")
-        if table is None:
-            continue
-        if not isinstance(table, dict):
-            raise UsageError(f"{fname}: [tool.urlwb.validators] must be a table")
-        for name, value in table.items():
-            if not isinstance(value, (str, dict)):
-                raise UsageError(f"{fname}: validator {name!r}: expected a command string or a table")
+    out: list[Declared] = []
+    try:
+        for fname, name, value in manifests.config_tables("validators", "validator", cwd):
             try:
-                out[name] = _user(name, value, "config", cwd)
+                out.append(_user(name, value, "config", cwd))
             except UsageError as exc:
                 raise UsageError(f"{fname}: {exc}") from None
-    return list(out.values())
+    except manifests.ManifestError as exc:
+        raise UsageError(str(exc)) from None
+    return out
 
 
 def declared(flags: list[str] | None, cwd: pathlib.Path | None = None, progress=print) -> list[Declared]:

@@ -133,13 +133,12 @@ def campaign_round(out_dir: pathlib.Path, seconds: float, seed: int = 0,
     print(f"  {len(wpt):,} WPT inputs, {len(corpus):,} from the differential corpus, "
           f"{len(gen):,} generated (generate({n}, seed={seed}))", flush=True)
     res = diff(wpt + corpus + gen, _all_names(), reparse=True, hosts=True)
-    title = "Differential round"
-    paths = write_report(res, pathlib.Path(out_dir) / "diff", title)
+    note = (f"Inputs: {len(wpt):,} WPT, {len(corpus):,} from the differential corpus, "
+            f"{len(gen):,} generated from seed {seed} (`urlwb campaign --seed {seed}` repeats them).")
+    paths = write_report(res, pathlib.Path(out_dir) / "diff", "Differential round", note)
     for line in trouble_lines(res):
         print(f"  {line}")
     md = paths[0].read_text(encoding="utf-8")
-    md = md.replace("\n", f"\n\nInputs: {len(wpt):,} WPT, {len(corpus):,} from the differential corpus, "
-                    f"{len(gen):,} generated from seed {seed} (`urlwb campaign --seed {seed}` repeats them).\n", 1)
     summary = summarize(res)
     summary["generated"] = {"seed": seed, "asked": n, "sent": len(gen)}
     return {"markdown": md, "summary": summary}

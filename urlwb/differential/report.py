@@ -350,7 +350,8 @@ def _witness_rows(res: DiffResult) -> dict[tuple[str, str, str], list[Finding]]:
     return dict(sorted(out.items(), key=lambda kv: (classify.RANK.get(kv[0][0], 99), kv[0][1], kv[0][2])))
 
 
-def markdown(res: DiffResult, title: str = "Differential report") -> str:
+def markdown(res: DiffResult, title: str = "Differential report", note: str = "") -> str:
+    """The report's Markdown; ``note``, when given, is a paragraph under the opening line."""
     s = summarize(res)
     w = _Witnesses()
     when = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
@@ -359,6 +360,8 @@ def markdown(res: DiffResult, title: str = "Differential report") -> str:
            f"{len(s['parsers'])} parsers in {len(s['languages'])} languages "
            f"({', '.join(s['languages'])}); reference parser **{s['reference']}**; "
            f"{s['seconds']} s wall time; {when}.", ""]
+    if note:
+        out += [note, ""]
     out += _confusion_matrix(res, w)
     out += _host_splits(res, w)
     out += _browsers(res, w)
@@ -498,10 +501,12 @@ def _parser_file(header: dict, cases: list[dict]) -> bytes:
     return ("{\n" + fields + f' "cases": [\n  {body}\n ]\n}}\n').encode("utf-8", "backslashreplace")
 
 
-def write_report(res: DiffResult, out: pathlib.Path, title: str = "Differential report") -> list[pathlib.Path]:
+def write_report(res: DiffResult, out: pathlib.Path, title: str = "Differential report",
+                 note: str = "") -> list[pathlib.Path]:
     """report.md, report.html, findings.json, summary.json, and parsers/<parser>.json per parser
-    outside the WHATWG family; every file written atomically (a full disk is one line)."""
-    md = markdown(res, title)
+    outside the WHATWG family; every file written atomically (a full disk is one line). ``note``:
+    a paragraph under the report's opening line (:func:`markdown`)."""
+    md = markdown(res, title, note)
     files = {out / "report.md": md.encode("utf-8", "backslashreplace"),
              out / "report.html": page(title, md).encode("utf-8", "backslashreplace"),
              out / "findings.json": _json_bytes(findings_json(res)),

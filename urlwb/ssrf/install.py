@@ -23,6 +23,7 @@ import tempfile
 
 from urlwb.errors import UsageError
 from urlwb.oracles import manifests
+from urlwb.oracles.versions.builds import reason_of
 
 #: shipped validator -> (registry, package)
 PACKAGES = {
@@ -57,10 +58,8 @@ def _run(cmd: list[str], what: str) -> None:
         raise UsageError(f"{what}: the install did not finish in {TIMEOUT} s") from None
     except OSError as exc:
         raise UsageError(f"{what}: {cmd[0]} cannot run ({exc.strerror or exc})") from None
-    if r.returncode != 0:
-        lines = [x.strip() for x in (r.stderr or r.stdout).splitlines() if x.strip() and "WARN" not in x]
-        said = next((x for key in ("No matching", "404", "ERROR", "error") for x in lines if key in x),
-                    lines[-1] if lines else "")
+    if r.returncode != 0:   # the registry's own words, picked as PARSER@VERSION builds pick them
+        said = reason_of(r.stdout + "\n" + r.stderr)
         raise UsageError(f"{what}: does not resolve or does not install ({said[:200]})")
 
 

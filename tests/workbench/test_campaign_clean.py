@@ -11,12 +11,12 @@ U-labels): with that check restored, the ``idna`` row fails within its first see
 
 from __future__ import annotations
 
-import ast
 import pathlib
 import random
 
 import pytest
 
+from test_spellings import dictionary_tokens
 from urlwb import corpus_store
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -26,17 +26,10 @@ PER_SEED = 1500
 
 
 def dictionary(target: str) -> list[bytes]:
-    """The tokens of ``fuzzers/fuzz_<target>.dict`` (libFuzzer's format: one quoted string a line,
-    with \\xNN escapes)."""
-    path = ROOT / "fuzzers" / f"fuzz_{target}.dict"
-    if not path.is_file():
+    """The tokens of ``fuzzers/fuzz_<target>.dict`` as libFuzzer reads them (none without one)."""
+    if not (ROOT / "fuzzers" / f"fuzz_{target}.dict").is_file():
         return []
-    tokens = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        line = line.strip()
-        if line.startswith('"') and line.endswith('"'):
-            tokens.append(ast.literal_eval("b" + line))
-    return tokens
+    return dictionary_tokens(target)
 
 
 def mutate(rng: random.Random, data: bytes, corpus: list[bytes], tokens: list[bytes]) -> bytes:

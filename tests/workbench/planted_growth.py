@@ -34,7 +34,7 @@ def quadratic_at(input: str, base: str | None = None) -> dict:
     colons = 0
     for i, c in enumerate(authority):
         if c == "@":
-            colons = max(colons, authority[:i].count(":"))
+            colons = max(colons, authority[:i].lower().count(":"))  # three passes: the square term dominates
     user, _, host = authority.rpartition("@")
     return _answer(scheme, user, host, path, input)
 

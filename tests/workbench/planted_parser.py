@@ -31,3 +31,14 @@ def parse(input, base=None):
     if u.hostname and planted(input):
         api["hostname"] = "evil.example"
     return {"api": api}
+
+
+def parse_fixed(input, base=None):
+    """The planted parser's next release: the bug fixed (the Standard's reading everywhere)."""
+    try:
+        u = engine.URL(input)
+    except engine.Failure as exc:
+        raise ValueError(str(exc)) from None
+    return {"api": {"href": u.href, "protocol": u.protocol, "username": u.username,
+                    "password": u.password, "hostname": u.hostname, "port": u.port,
+                    "pathname": u.pathname, "search": u.search, "hash": u.hash}}

@@ -179,6 +179,15 @@ def test_cache_layout(tmp_path, monkeypatch):
     assert builds.cache_root() == tmp_path / "xdg" / "urlwb" / "versions"
 
 
+def test_every_package_s_adapter_is_found_in_the_checkout():
+    """The adapter a build copies is read from the checkout (for a Python peer, the oracle's own
+    module on the versioned venv's PYTHONPATH): a CHECKOUT that names the wrong folder (as once
+    after urlwb/versions/ moved to urlwb/oracles/versions/) breaks every PyPI version."""
+    assert (builds.CHECKOUT / "urlwb" / "oracles" / "versions" / "builds.py").is_file()
+    for pkg in PACKAGES.values():
+        assert len(builds.adapter_digest(pkg)) == 16, pkg.parser
+
+
 def test_registered_version_stands_beside_the_shipped_one(tmp_path, monkeypatch):
     from urlwb import oracles
     monkeypatch.setenv("URLWB_VERSIONS_CACHE", str(tmp_path))

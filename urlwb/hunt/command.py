@@ -2,6 +2,7 @@
 
     urlwb hunt PARSER [--minutes M] [--seed S] [--generate N] [--no-judge] [--bench]
                       [--oracle NAME=py:package.module:function] [--instrument MODULE ...]
+    urlwb hunt PARSER@OLD [--against PARSER@NEW] ...
 
 The fuzzer follows PARSER's own coverage (atheris for Python parsers, Go's native fuzzer for
 ``go-net-url``, Jazzer for JVM parsers, libfuzzer-sys for ``rust-url``: ``urlwb.hunt.runners``), starting from WPT's inputs and
@@ -12,6 +13,13 @@ inputs do not show is minimized and filed in ``corpus/differential/regress/`` ag
 (``urlwb.hunt.judge``). Afterwards: the kept inputs distilled into ``corpus/hunt/PARSER/``
 (``urlwb.hunt.distill``), reach in PARSER's code from the generated inputs and after hunting
 (``urlwb.hunt.reach``), and a report in ``reports/hunt/PARSER/`` (Markdown, HTML, summary.json).
+
+``PARSER@OLD`` hunts in that release (built in the versions cache, ``urlwb.oracles.versions``;
+the fuzzer follows that release's code), and compares every input with the shipped release, or
+``--against PARSER@NEW``: what the old release gets wrong that the new one fixed, what both get
+wrong, and what only the new one does (``urlwb.hunt.history``); each fixed signature is minimized
+and filed in ``corpus/history/PARSER/``. Nothing of another release goes to
+``corpus/differential/regress/`` or ``corpus/hunt/``.
 
 ``--bench`` runs the fuzzer twice for M minutes each, judged and not (``--no-judge``), and
 prints the ratio of their exec/s; nothing is filed or distilled.
@@ -26,9 +34,10 @@ import time
 from urlwb import oracles
 from urlwb.cliutil import count_flag, seconds_flag
 from urlwb.errors import UsageError
-from urlwb.fuzzdata import decode_text
-from urlwb.hunt import distill, reach, report, runners, seeds, targets
+from urlwb.fuzzdata import decode_text, encode_text
+from urlwb.hunt import distill, history, reach, report, runners, seeds, targets
 from urlwb.hunt.judge import Judge
+from urlwb.fuzzing.minimize import fuzzer_env
 
 DEFAULT_OUT = pathlib.Path("reports") / "hunt"
 
@@ -60,6 +69,10 @@ def add_arguments(p) -> None:
                    help="leave corpus/hunt/PARSER/ as it is")
     p.add_argument("--no-reach", action="store_true",
                    help="skip measuring reach in the parser's code")
+    p.add_argument("--against", metavar="REF", default=None,
+                   help="for PARSER@OLD: the release to compare with (PARSER@NEW; default the "
+                        "shipped PARSER): what the old release gets wrong that it fixed, filed in "
+                        "corpus/history/PARSER/")
     p.epilog = ("exit status: 0 when the hunt ran (findings or not); 2 for a usage error (an "
                 "unknown parser, one that cannot be guided or started, a toolchain missing).")
 
@@ -76,6 +89,7 @@ def run(args) -> int:
     except oracles.manifests.ManifestError as exc:
         raise UsageError(str(exc)) from None
     target = targets.resolve(args.parser, args.instrument)
+    args.against = _against(target, args.against)
     args.version = _require_oracle(target.name)
     runner = runners.runner_for(target, args.oracle if flagged else [])
     runner.prepare()
@@ -86,6 +100,26 @@ def run(args) -> int:
     for path in report.write(summary, out):
         print(f"report: {path}")
     return 0
+
+
+def _against(target: targets.Target, ref: str | None) -> str | None:
+    """The release a hunt of ``PARSER@OLD`` is compared with: ``ref`` (``PARSER@NEW`` or
+    ``PARSER``), built and registered; the shipped parser by default. None for a shipped target."""
+    if target.build is None:
+        if ref is not None:
+            raise UsageError(f"--against compares a hunt of PARSER@OLD with a newer release; "
+                             f"{target.name} is the shipped release (hunt {target.name}@VERSION)")
+        return None
+    if ref is None or ref == target.base:
+        _require_oracle(target.base)
+        return target.base
+    from urlwb.oracles.versions import names
+    parser, _ = names.split(ref)
+    if parser != target.base:
+        raise UsageError(f"--against {ref}: not a release of {target.base}")
+    name = names.register(ref)
+    _require_oracle(name)
+    return name
 
 
 def _require_oracle(name: str) -> str:
@@ -116,14 +150,24 @@ def hunt(args, target: targets.Target, runner: runners.Runner, seconds: float) -
     runner.runs = args.runs
     command = (f"urlwb hunt {target.name} --minutes {args.minutes:g} --seed {args.seed} "
                f"--generate {args.generate}" + (f" --runs {args.runs}" if args.runs else ""))
+    against = getattr(args, "against", None)
+    if against:
+        command += f" --against {against}"
     judge = None
     if not args.no_judge:
-        judge = Judge(target.name, found_by=command)
+        # another release's disagreements are history (compared with --against, filed in
+        # corpus/history/), not open findings of the shipped parser
+        judge = Judge(target.name, found_by=command, file=target.build is None)
         t0 = time.monotonic()
         print(f"urlwb hunt: judging the {len(inputs):,} seed inputs (WPT and generated)", file=sys.stderr, flush=True)
         judge.baseline(inputs)
         print(f"urlwb hunt: {len(judge.generated)} signatures in the seed inputs "
               f"({time.monotonic() - t0:.1f} s)", file=sys.stderr, flush=True)
+        if judge.crashed:
+            # judged already; as seeds they would stop the fuzzer each time it loads them
+            dropped = sum(runner.drop_seed(encode_text(t)) for t in judge.crashed)
+            print(f"urlwb hunt: {dropped} seed inputs crash {target.name} (judged as findings); "
+                  f"the fuzzer starts without them", file=sys.stderr, flush=True)
 
     def on_batch(batch: list[bytes]) -> None:
         judge.judge([decode_text(b) for b in batch])
@@ -136,7 +180,10 @@ def hunt(args, target: targets.Target, runner: runners.Runner, seconds: float) -
         judge.close()
     kept = [decode_text(b) for b in runner.kept().values()]
     distilled = []
-    if not args.no_distill:
+    if target.build is not None and not args.no_distill:
+        print(f"urlwb hunt: not distilling into corpus/hunt/: {target.name} is not the shipped release",
+              file=sys.stderr, flush=True)
+    elif not args.no_distill:
         print("urlwb hunt: distilling what the fuzzer kept", file=sys.stderr, flush=True)
         distilled = distill.distill(runner)
     before = after = None
@@ -148,7 +195,14 @@ def hunt(args, target: targets.Target, runner: runners.Runner, seconds: float) -
         {"signature": f.signature, "cls": f.cls, "cause": f.cause, "new": f.new, "count": f.count,
          "input": f.input, "minimized": f.minimized, "filed": f.filed}
         for f in judge.hunted.values()]
+    hist = None
+    if against and judge is not None:
+        hist = history.compare(target.name, against, target.base, inputs, kept)
+        for change in hist["changes"]:
+            if change["kind"] == "fixed":
+                change["filed"] = history.file_entry(target.base, hist, change, command)
     summary = {
+        "history": hist,
         "parser": target.name, "version": version, "language": target.language,
         "instrument": list(target.instrument), "command": command, "seed": args.seed,
         "generate": args.generate, "seeds": len(inputs), "minutes": args.minutes,
@@ -177,8 +231,9 @@ def _short(r) -> str:
 
 def _reach(target, runner, inputs, kept, flags):
     if target.language == "python":
-        return (reach.python_reach(target.name, list(target.instrument), inputs, flags),
-                reach.python_reach(target.name, list(target.instrument), inputs + kept, flags))
+        env = targets.child_env(target, fuzzer_env())
+        return (reach.python_reach(target.base, list(target.instrument), inputs, flags, env=env),
+                reach.python_reach(target.base, list(target.instrument), inputs + kept, flags, env=env))
     if target.language == "go":
         a, b = runner.reach(inputs), runner.reach(inputs + kept)
         return (None if a is None else f"{a}% of net/url's statements",

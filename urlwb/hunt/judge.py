@@ -48,6 +48,8 @@ class Judge:
         self.judged = 0
         self.version = "?"
         self.skipped: str | None = None
+        #: the inputs the parser crashed on (its oracle's crash record), judged like the others
+        self.crashed: list[str] = []
         self._loaded = None
 
     def _judge(self, texts: list[str], source: str) -> dict[str, Found]:
@@ -61,6 +63,8 @@ class Judge:
             return found
         self.version = res.versions.get(self.parser, self.version)
         self.judged += len(texts)
+        self.crashed += [texts[k] for k, rec in enumerate(res.records[self.parser])
+                         if rec is not None and rec.crash]
         for f in res.findings:
             if f.b != self.parser or f.known is not None:
                 continue

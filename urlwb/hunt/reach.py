@@ -21,15 +21,17 @@ from urlwb.fuzzing.minimize import fuzzer_env
 
 
 def python_reach(parser: str, modules: list[str], inputs: list[str],
-                 oracle_flags: list[str] | None = None, timeout: float = 600) -> dict | None:
+                 oracle_flags: list[str] | None = None, timeout: float = 600,
+                 env: dict | None = None) -> dict | None:
     """{"branches": covered, "of": total, "branch_percent", "percent"} of ``inputs`` in the
-    files of ``modules``; None (with the reason on stderr) when the child fails."""
+    files of ``modules``; None (with the reason on stderr) when the child fails. ``env``: the
+    child's environment (default :func:`fuzzer_env`; another release's venv first on its path)."""
     with tempfile.TemporaryDirectory(prefix="urlwb-reach-") as tmp:
         listing = pathlib.Path(tmp, "listing.json")
         listing.write_text(json.dumps({"parser": parser, "modules": modules, "inputs": inputs,
                                        "oracles": oracle_flags or []}), encoding="utf-8")
         proc = children.run([sys.executable, "-m", "urlwb.hunt.reach", str(listing)],
-                            capture_output=True, text=True, env=fuzzer_env(), timeout=timeout)
+                            capture_output=True, text=True, env=env or fuzzer_env(), timeout=timeout)
         if proc.returncode:
             print(f"urlwb hunt: reach of {parser} failed: {proc.stderr.strip()[-300:]}", file=sys.stderr)
             return None

@@ -55,7 +55,55 @@ def render(s: dict) -> str:
                          f"{'`' + short(f['minimized'], 60) + '`' if f['minimized'] else '—'} | "
                          f"{'`' + f['filed'] + '`' if f['filed'] else '—'} |")
         lines.append("")
+    lines += _history(s.get("history"))
     return "\n".join(lines)
+
+
+KINDS = {"fixed": "fixed: the old release shows it, the new one agrees with the Standard",
+         "still": "still: both releases show it",
+         "changed": "changed: the new release disagrees otherwise",
+         "regressed": "regressed: only the new release shows it"}
+
+
+def _history(h: dict | None) -> list[str]:
+    if not h:
+        return []
+    lines = [f"## {h['old']} ({h['old_version']}) against {h['new']} ({h['new_version']})", "",
+             f"{h['inputs']:,} inputs (the seeds and what the fuzzer kept), each asked of the engine "
+             f"and both releases.", ""]
+    for kind, title in KINDS.items():
+        rows = [c for c in h["changes"] if c["kind"] == kind]
+        lines += [f"### {title} ({len(rows)})", ""]
+        if not rows:
+            lines += ["none", ""]
+            continue
+        if kind == "fixed":
+            lines += ["| signature | inputs | first shown by | minimized | engine | old | new | filed |",
+                      "|---|---|---|---|---|---|---|---|"]
+            for c in rows:
+                a = c.get("answers") or {}
+                vals = list(a.values()) + ["—"] * (3 - len(a))
+                lines.append(f"| `{c['signature']}` | {c['count']} | {c['seen_in']} | "
+                             f"`{short(c['minimized'] or c['input'], 50)}` | "
+                             + " | ".join(f"`{short(v, 40)}`" for v in vals[:3])
+                             + f" | {'`' + c['filed'] + '`' if c.get('filed') else '—'} |")
+        else:
+            lines += ["| signature | inputs | first shown by | shortest input |", "|---|---|---|---|"]
+            for c in rows:
+                lines.append(f"| `{c['signature']}` | {c['count']} | {c['seen_in']} | `{short(c['input'], 60)}` |")
+        lines.append("")
+    return lines
+
+
+def json_text(obj) -> str:
+    """``obj`` as JSON, readable (non-ASCII as itself) unless a lone surrogate (an input that
+    is not valid UTF-16, as fuzzers make them) needs ``\\u`` escapes to be written as UTF-8."""
+    text = json.dumps(obj, indent=1, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(obj, indent=1)
+    return text
 
 
 def write(summary: dict, out: pathlib.Path) -> list[pathlib.Path]:
@@ -63,5 +111,5 @@ def write(summary: dict, out: pathlib.Path) -> list[pathlib.Path]:
     paths = [out / "report.md", out / "report.html", out / "summary.json"]
     corpus_store.atomic_write(paths[0], md.encode("utf-8"))
     corpus_store.atomic_write(paths[1], htmlpage.page(f"urlwb hunt {summary['parser']}", md).encode("utf-8"))
-    corpus_store.atomic_write(paths[2], json.dumps(summary, indent=1, ensure_ascii=False).encode("utf-8"))
+    corpus_store.atomic_write(paths[2], json_text(summary).encode("utf-8"))
     return paths

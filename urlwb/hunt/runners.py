@@ -35,7 +35,7 @@ from urlwb.errors import UsageError
 from urlwb.fuzzing.fuzz import parse_status
 from urlwb.fuzzdata import encode_text
 from urlwb.hunt import seeds as seeding
-from urlwb.hunt.targets import Target
+from urlwb.hunt.targets import Target, child_env
 from urlwb.fuzzing.minimize import fuzzer_env
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -124,6 +124,28 @@ class Runner:
         self.write_seeds(inputs)
         self._seed_names = {corpus_store.sha1(encode_text(t)) for t in inputs}
 
+    def crashes(self) -> dict[str, bytes]:
+        """The inputs libFuzzer wrote as crash or timeout artifacts (name -> bytes)."""
+        folder = self.root / "artifacts"
+        out = {}
+        if folder.is_dir():
+            for path in sorted(folder.iterdir()):
+                if path.is_file() and path.name.split("-")[0] in ("crash", "timeout", "oom"):
+                    out[path.name] = path.read_bytes()
+        return out
+
+    def drop_seed(self, data: bytes) -> bool:
+        """Remove ``data`` from the seeds and the working corpus (a seed that crashes the parser
+        stops libFuzzer as it loads the seeds: every restart would stop on it again)."""
+        name = corpus_store.sha1(data)
+        gone = False
+        for folder in (self.seed_dir, self.work):
+            path = folder / name
+            if path.is_file():
+                path.unlink()
+                gone = True
+        return gone
+
     def start(self, seconds: float) -> subprocess.Popen:
         cmd, env, cwd = self.command(max(1, int(seconds)))
         self.stats.log = str(self.root / "fuzzer.log")
@@ -137,11 +159,13 @@ class PythonRunner(Runner):
         self.work.mkdir(parents=True, exist_ok=True)
 
     def env(self) -> dict:
+        """The child's environment; for another release, its venv's packages first on the
+        path and the shipped oracle's name (the in-process class then runs that release)."""
         env = fuzzer_env()
-        env["URLWB_HUNT_PARSER"] = self.target.name
+        env["URLWB_HUNT_PARSER"] = self.target.base
         env["URLWB_HUNT_ORACLES"] = json.dumps(self.oracle_flags)
         env["URLWB_HUNT_INSTRUMENT"] = ",".join(self.target.instrument)
-        return env
+        return child_env(self.target, env)
 
     def command(self, seconds):
         (self.root / "artifacts").mkdir(parents=True, exist_ok=True)
@@ -245,10 +269,19 @@ def jazzer_jars() -> list[pathlib.Path]:
 
 
 class JvmRunner(Runner):
-    """Jazzer's standalone driver on ``urlwb/hunt/jvm/urlwb/hunt/Hunt.java``."""
+    """Jazzer's standalone driver on ``urlwb/hunt/jvm/urlwb/hunt/Hunt.java``, compiled against
+    the Java oracles' jars: the shipped build's, or for ``PARSER@VERSION`` that version's build
+    in the versions cache (the same pom with one dependency's version changed), into a class
+    folder of its own."""
 
     LIB = corpus_store.ROOT / "urlwb" / "oracles" / "java" / "build" / "lib"
     CLASSES = corpus_store.ROOT / "build" / "hunt-jvm"
+
+    def __init__(self, target, oracle_flags=None):
+        super().__init__(target, oracle_flags)
+        if target.build is not None:
+            self.LIB = target.build / "build" / "lib"
+            self.CLASSES = target.build / "hunt-jvm"
 
     def prepare(self):
         for tool in ("java", "javac"):
@@ -299,20 +332,48 @@ class RustRunner(PythonRunner):
     CRATE = HERE / "rust"
     TARGET_DIR = corpus_store.ROOT / "build" / "hunt-rust"
 
+    def __init__(self, target, oracle_flags=None):
+        super().__init__(target, oracle_flags)
+        self.locked = target.build is None
+        if target.build is not None:
+            self.CRATE, self.TARGET_DIR = target.build / "hunt-rust", target.build / "hunt-rust" / "target"
+
+    def _versioned_crate(self) -> None:
+        """A copy of ``urlwb/hunt/rust/`` requiring exactly this release of ``url`` (cargo
+        resolves the rest of that release's tree afresh: the shipped lock file pins 2.5's)."""
+        version = self.target.name.partition("@")[2]
+        self.CRATE.mkdir(parents=True, exist_ok=True)
+        (self.CRATE / "src").mkdir(exist_ok=True)
+        for f in (HERE / "rust" / "src").glob("*.rs"):
+            if not (self.CRATE / "src" / f.name).exists() or (self.CRATE / "src" / f.name).read_bytes() != f.read_bytes():
+                shutil.copy2(f, self.CRATE / "src" / f.name)
+        toml = (HERE / "rust" / "Cargo.toml").read_text(encoding="utf-8")
+        toml, n = re.subn(r'(?m)^url = "[^"]*"', f'url = "={version}"', toml)
+        if n != 1:
+            raise UsageError(f"{self.target.name}: url is not a dependency of {HERE / 'rust' / 'Cargo.toml'}")
+        old = self.CRATE / "Cargo.toml"
+        if not old.exists() or old.read_text(encoding="utf-8") != toml:
+            old.write_text(toml, encoding="utf-8")
+
     def prepare(self):
         if shutil.which("cargo") is None or shutil.which("rustc") is None:
             raise UsageError(f"{self.target.name}: cargo is not on PATH (make oracles installs it)")
         host = next((line.split()[1] for line in subprocess.run(
             ["rustc", "-vV"], capture_output=True, text=True).stdout.splitlines()
             if line.startswith("host:")), None)
+        if not self.locked:
+            self._versioned_crate()
         self.binary = self.TARGET_DIR / host / "release" / self.target.harness
-        sources = [self.CRATE / "Cargo.toml", self.CRATE / "Cargo.lock", *self.CRATE.glob("src/*.rs")]
+        sources = [self.CRATE / "Cargo.toml", *self.CRATE.glob("src/*.rs")]
+        if self.locked:
+            sources.append(self.CRATE / "Cargo.lock")
         if self.binary.exists() and all(p.stat().st_mtime <= self.binary.stat().st_mtime for p in sources):
             return
-        print(f"urlwb hunt: building {self.target.harness} (cargo, once)", file=sys.stderr, flush=True)
+        print(f"urlwb hunt: building {self.target.harness} for {self.target.name} (cargo, once)",
+              file=sys.stderr, flush=True)
         env = dict(os.environ, RUSTFLAGS=RUST_FLAGS)
-        proc = children.run(["cargo", "build", "--release", "--locked", "--target", host,
-                             "--target-dir", str(self.TARGET_DIR)], cwd=self.CRATE, env=env,
+        proc = children.run(["cargo", "build", "--release", *(["--locked"] if self.locked else []),
+                             "--target", host, "--target-dir", str(self.TARGET_DIR)], cwd=self.CRATE, env=env,
                             capture_output=True, text=True, timeout=1800)
         if proc.returncode or not self.binary.exists():
             raise UsageError(f"{self.target.name}: cargo build failed: "
@@ -341,11 +402,13 @@ def runner_for(target: Target, oracle_flags: list[str] | None = None) -> Runner:
 
 def hunt_loop(runner: Runner, seconds: float, on_batch=None, every: float = 15.0,
               progress=None) -> Stats:
-    """Run the fuzzer for ``seconds`` of wall time (restarted, up to three times, when it stops
-    early: a hang or a crash of the parser); every ``every`` seconds and at the end, the inputs
+    """Run the fuzzer for ``seconds`` of wall time, restarted when it stops early: after a crash
+    or a time-out on an input it wrote as an artifact (judged, and dropped from the seeds when it
+    is one) while time is left, otherwise up to three times; every ``every`` seconds and at the end, the inputs
     kept since the last look go to ``on_batch(list of bytes)``. The fuzzer's statistics."""
     t0 = time.monotonic()
     seen: set[str] = set()
+    crashed: set[str] = set()
     log = open(runner.root / "fuzzer.log", "a", encoding="utf-8")
 
     def look() -> None:
@@ -383,6 +446,20 @@ def hunt_loop(runner: Runner, seconds: float, on_batch=None, every: float = 15.0
                 break
             runner.stats.stops.append(f"the fuzzer stopped with exit status {proc.returncode} "
                                       f"after {time.monotonic() - t0:.0f} s (see {runner.stats.log})")
+            # The input it stopped on is judged (a crash of the parser is a finding); a seed
+            # that crashes is dropped, so that the restart gets past it: that restart is free.
+            fresh = {k: v for k, v in runner.crashes().items() if k not in crashed}
+            crashed.update(fresh)
+            if fresh and on_batch is not None:
+                on_batch(list(fresh.values()))
+            dropped = [data for data in fresh.values() if runner.drop_seed(data)]
+            if dropped:
+                runner.stats.stops[-1] += (f": on a seed input, {dropped[0][:60]!r}, which crashes the "
+                                           f"parser; the seed is dropped and the fuzzer restarted")
+                continue
+            if fresh:   # a crash on an input of its own: judged; the hunt goes on while time is left
+                runner.stats.stops[-1] += f": on {next(iter(fresh.values()))[:60]!r} (judged)"
+                continue
             runner.stats.restarts += 1
             if runner.stats.restarts > 3:
                 break

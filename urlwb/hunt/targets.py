@@ -12,6 +12,8 @@ harness's dependency tree: ``url`` and what it uses; std is precompiled, not ins
 from __future__ import annotations
 
 import dataclasses
+import os
+import pathlib
 
 from urlwb import oracles
 from urlwb.errors import UsageError
@@ -23,6 +25,14 @@ class Target:
     language: str                # "python", "go", "jvm" or "rust"
     instrument: tuple[str, ...]  # python: modules; go: packages; jvm: class patterns; rust: crates
     harness: str = ""            # go: the fuzz function; jvm: the parser the harness calls; rust: the binary
+    #: another released version (``PARSER@VERSION``): its build folder in the versions cache
+    #: (urlwb.oracles.versions.builds), None for the shipped one
+    build: pathlib.Path | None = None
+
+    @property
+    def base(self) -> str:
+        """The shipped parser's name (``yarl`` for ``yarl@1.4.2``)."""
+        return self.name.partition("@")[0]
 
 
 PYTHON = {
@@ -51,7 +61,11 @@ UNGUIDED = {
 def resolve(name: str, instrument: list[str] | None = None) -> Target:
     """The target for oracle ``name``; a user's ``py:`` oracle (registered by
     ``oracles.configure``) is instrumented in its own top-level package unless ``instrument``
-    names modules. UsageError (one line) for an unknown or unguidable parser."""
+    names modules. ``PARSER@VERSION`` is that parser's target on that release, built (or found)
+    in the versions cache first and registered as an oracle of that name, which the judge asks.
+    UsageError (one line) for an unknown or unguidable parser, or a version that cannot be had."""
+    if "@" in name:
+        return _versioned(name, instrument)
     if name in PYTHON:
         return Target(name, "python", tuple(instrument or PYTHON[name]))
     if name in GO:
@@ -77,3 +91,34 @@ def resolve(name: str, instrument: list[str] | None = None) -> Target:
 
 def huntable() -> list[str]:
     return list(PYTHON) + list(GO) + list(JVM) + list(RUST)
+
+
+def _versioned(ref: str, instrument: list[str] | None) -> Target:
+    from urlwb.oracles.versions import builds, names
+    parser, version = names.split(ref)
+    shipped = resolve(parser, instrument)   # the unknown and the unguidable say so first
+    if shipped.language == "go":
+        raise UsageError(f"{ref}: net/url ships with the Go toolchain, and this machine has one "
+                         f"Go (go-net-url has no registry version)")
+    name = names.register(ref)
+    return dataclasses.replace(shipped, name=name, build=builds.build_dir(parser, version))
+
+
+def python_path(target: Target) -> str | None:
+    """For a Python parser at another version: the site-packages of its venv, which goes first
+    on the fuzzing (and reach) child's PYTHONPATH, so that the child imports that release (and
+    its own dependencies' releases) under the shipped oracle class; None for the shipped one."""
+    if target.build is None or target.language != "python":
+        return None
+    found = sorted((target.build / "venv" / "lib").glob("python*/site-packages"))
+    if not found:
+        raise UsageError(f"{target.name}: its venv has no site-packages ({target.build / 'venv'})")
+    return str(found[0])
+
+
+def child_env(target: Target, env: dict) -> dict:
+    """``env`` with :func:`python_path` first on PYTHONPATH (unchanged for a shipped parser)."""
+    extra = python_path(target)
+    if extra is None:
+        return env
+    return {**env, "PYTHONPATH": os.pathsep.join(p for p in (extra, env.get("PYTHONPATH", "")) if p)}

@@ -39,7 +39,7 @@ from urlwb.oracles import HOST_SPECS, REGISTRY, manifests
 from urlwb.oracles.versions.catalog import Package
 
 #: the checkout (the folder holding ``urlwb/``): the Python adapter's PYTHONPATH
-CHECKOUT = pathlib.Path(__file__).resolve().parent.parent.parent
+CHECKOUT = pathlib.Path(__file__).resolve().parents[3]
 ORACLES = manifests.ROOT
 VERSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*\Z")
 TIMEOUTS = {"npm": 300, "pypi": 300, "maven": 900, "crates": 1200, "go": 600}

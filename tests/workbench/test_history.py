@@ -1,0 +1,124 @@
+"""``urlwb hunt PARSER@OLD``'s comparison with a newer release (``urlwb.hunt.history``), and the
+replay of what it filed in ``corpus/history/``.
+
+The comparison's power is shown on the planted parser (``planted_parser.py``: another host on
+inputs holding ``~q``) and its fixed release (``parse_fixed``): the old release's signature must
+come out as fixed with a minimized witness, swapped releases as a regression, one release against
+itself as still. The replay asks, for every committed entry, the shipped (newer) release: it must
+still agree with the Standard on the witness; with ``--run-slow`` the old release is built (the
+versions cache) and must still show the entry's signature.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import sys
+
+import pytest
+
+from urlwb import corpus_store, oracles
+from urlwb.hunt import history
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+sys.path.insert(0, str(HERE))
+
+SEEDS = ["http://example.com/", "http://a/~x", "https://b/c?d"]
+HUNTED = ["http://host.example/path~q/more?and=more", "http://c/~r"]
+
+
+@pytest.fixture
+def planted_releases(monkeypatch):
+    before = dict(oracles.REGISTRY)
+    oracles.configure(["planted-old=py:planted_parser:parse", "planted-new=py:planted_parser:parse_fixed"],
+                      config=False)
+    yield
+    oracles.REGISTRY.clear()
+    oracles.REGISTRY.update(before)
+
+
+def _kinds(h):
+    return {c["kind"] for c in h["changes"]}
+
+
+def test_a_fixed_bug_is_found_minimized_and_filed(planted_releases, tmp_path, monkeypatch):
+    h = history.compare("planted-old", "planted-new", "planted", SEEDS, HUNTED, log=lambda line: None)
+    assert _kinds(h) == {"fixed"}, h["changes"]
+    (fixed,) = h["changes"]
+    assert fixed["signature"].startswith("host-origin") and fixed["signature"].endswith("engine~planted")
+    assert fixed["seen_in"] == "hunted" and fixed["count"] == 1
+    assert "~q" in fixed["minimized"] and len(fixed["minimized"]) < len(HUNTED[0])
+    assert fixed["answers"]["planted-old"] != fixed["answers"]["planted-new"] == fixed["answers"]["engine"]
+    assert "evil.example" in fixed["answers"]["planted-old"]
+    monkeypatch.setenv("URLWB_CORPUS", str(tmp_path))
+    path = history.file_entry("planted", h, fixed, "test")
+    entry = json.loads(pathlib.Path(path).read_text(encoding="utf-8"))
+    assert entry["input"] == fixed["minimized"] and entry["old"] == "planted-old"
+    assert entry["signature"] == fixed["signature"] and entry["confirmed_by"] is None
+    assert history.file_entry("planted", h, fixed, "test") is None   # one per (release, signature)
+
+
+def test_swapped_releases_are_a_regression_and_one_release_is_still(planted_releases):
+    h = history.compare("planted-new", "planted-old", "planted", SEEDS, HUNTED, log=lambda line: None)
+    assert _kinds(h) == {"regressed"}
+    h = history.compare("planted-old", "planted-old", "planted", SEEDS, HUNTED, minimize=False,
+                        log=lambda line: None)
+    assert _kinds(h) == {"still"}
+
+
+def test_a_seed_input_showing_it_is_said(planted_releases):
+    h = history.compare("planted-old", "planted-new", "planted", SEEDS + [HUNTED[0]], [],
+                        minimize=False, log=lambda line: None)
+    assert [c["seen_in"] for c in h["changes"]] == ["seeds"]
+
+
+def _entries():
+    folder = ROOT / "corpus" / "history"
+    return sorted(folder.glob("*/*.json")) if folder.is_dir() else []
+
+
+def _loaded(name, cache={}):
+    if name not in cache:
+        if "@" in name and name not in oracles.REGISTRY:
+            from urlwb.errors import UsageError
+            from urlwb.oracles.versions import names
+            try:
+                names.register(name)
+            except UsageError as exc:
+                cache[name] = (None, str(exc))
+                return cache[name]
+        loaded, skipped = oracles.load(["engine", name])
+        cache[name] = (loaded if name in loaded else None, skipped.get(name))
+    return cache[name]
+
+
+def _peer_signatures(text, loaded, base):
+    target = corpus_store.load_target("differential")
+    return {peer: sig.rsplit("~", 1)[0] + "~" + base
+            for sig, peer, _ in target.disagreements(text, None, loaded)}
+
+
+def test_the_history_corpus_is_committed():
+    assert len(_entries()) >= 4, "corpus/history/ holds the fixed findings of urlwb hunt PARSER@OLD"
+
+
+@pytest.mark.parametrize("path", _entries(), ids=lambda p: f"{p.parent.name}/{p.name[:12]}")
+def test_the_newer_release_still_agrees_with_the_standard(path):
+    entry = json.loads(path.read_text(encoding="utf-8"))
+    loaded, why = _loaded(entry["new"])
+    if loaded is None:
+        pytest.skip(f"{entry['new']} is not available: {why}")
+    got = _peer_signatures(entry["input"], loaded, entry["parser"])
+    assert entry["new"] not in got, f"{entry['new']} disagrees again on {entry['input']!r}: {got}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", _entries(), ids=lambda p: f"{p.parent.name}/{p.name[:12]}")
+def test_the_old_release_still_shows_its_signature(path):
+    entry = json.loads(path.read_text(encoding="utf-8"))
+    loaded, why = _loaded(entry["old"])
+    if loaded is None:
+        pytest.skip(f"{entry['old']} is not available: {why}")
+    got = _peer_signatures(entry["input"], loaded, entry["parser"])
+    assert got.get(entry["old"]) == entry["signature"], got

@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-from urlwb import corpus_store, oracles
+from urlwb import oracles
 from urlwb.hunt import history
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -94,9 +94,7 @@ def _loaded(name, cache={}):
 
 
 def _peer_signatures(text, loaded, base):
-    target = corpus_store.load_target("differential")
-    return {peer: sig.rsplit("~", 1)[0] + "~" + base
-            for sig, peer, _ in target.disagreements(text, None, loaded)}
+    return history.disagreements(text, loaded, base)
 
 
 def test_the_history_corpus_is_committed():
@@ -122,3 +120,28 @@ def test_the_old_release_still_shows_its_signature(path):
         pytest.skip(f"{entry['old']} is not available: {why}")
     got = _peer_signatures(entry["input"], loaded, entry["parser"])
     assert got.get(entry["old"]) == entry["signature"], got
+
+
+@pytest.mark.slow
+def test_hunting_an_old_release_files_what_the_new_one_fixed(tmp_path):
+    """End to end, on a real old release (yarl 1.8.1, built in the versions cache: a pip
+    install): atheris inside that release, the comparison with the shipped yarl, the fixed
+    signatures filed in the (temporary) corpus/history/yarl/, the report's history section."""
+    import os
+    import subprocess
+    env = dict(os.environ, URLWB_WORKDIR=str(tmp_path / "work"), URLWB_CORPUS=str(tmp_path / "corpus"))
+    out = tmp_path / "report"
+    proc = subprocess.run([sys.executable, "-m", "urlwb.cli", "hunt", "yarl@1.8.1", "--minutes", "2",
+                           "--runs", "20000", "--seed", "1", "--seeds", "grammar", "--generate", "300",
+                           "--no-reach", "--out", str(out)], env=env, capture_output=True, text=True,
+                          timeout=900, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    s = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    h = s["history"]
+    assert h["old"] == "yarl@1.8.1" and h["old_version"] == "1.8.1" and h["new"] == "yarl"
+    fixed = [c for c in h["changes"] if c["kind"] == "fixed"]
+    assert fixed and all(c["filed"] for c in fixed)
+    assert s["findings"] and not (tmp_path / "corpus" / "differential" / "regress").exists()
+    filed = sorted((tmp_path / "corpus" / "history" / "yarl").glob("*.json"))
+    assert len(filed) == len(fixed)
+    assert "against yarl" in (out / "report.md").read_text(encoding="utf-8")

@@ -96,11 +96,45 @@ def test_go_corpus_file_reads_go_own_escapes():
     (["hunt", "no-such-parser"], "unknown parser 'no-such-parser'"),
     (["hunt", "httptools"], "compiled extension"),
     (["hunt", "urllib", "--minutes", "0"], "--minutes must be"),
+    (["hunt", "go-net-url@go1.20"], "ships with the Go toolchain"),
+    (["hunt", "httptools@0.6.0"], "compiled extension"),
+    (["hunt", "no-such-parser@1.0"], "unknown parser 'no-such-parser'"),
+    (["hunt", "urllib", "--against", "urllib"], "is the shipped release"),
+    (["hunt", "yarl@", "--minutes", "1"], "no version after '@'"),
 ])
 def test_usage_errors_are_one_line_exit_2(argv, says, capsys):
     assert cli.main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert says in err and len(err.splitlines()) == 1
+
+
+def test_grammar_seeds_hold_no_wpt_input():
+    """``--seeds grammar`` (the history hunts' seeds): no input of WPT's, whose published cases
+    would otherwise hand the hunt the witnesses of the fixes it is to find."""
+    from urlwb.differential.generate import wpt_cases
+    grammar = seeds.seed_inputs(3000, 1, "grammar")
+    assert len(grammar) > 2500
+    # the grammar can assemble a short WPT input by chance ('file:', 'file://localhost/' at
+    # seed 1); drawn from WPT or its mutations, hundreds would be shared
+    shared = set(grammar) & {t for t, _ in wpt_cases()}
+    assert len(shared) <= 5 and all(len(t) <= 20 for t in shared), sorted(shared)
+    assert seeds.seed_inputs(300, 1, "grammar") == seeds.seed_inputs(300, 1, "grammar")
+
+
+def test_a_seed_that_crashes_the_parser_is_dropped(tmp_path, monkeypatch):
+    """A seed the parser crashes on would stop libFuzzer each time it loads the seeds: the
+    runner removes it from the seeds and the working corpus."""
+    from urlwb.hunt import runners
+    monkeypatch.setenv("URLWB_WORKDIR", str(tmp_path))
+    runner = runners.runner_for(targets.resolve("urllib"))
+    runner.reset()
+    runner.seed(["http://a/", "foo:/..//"])
+    crash = "foo:/..//".encode()
+    (runner.root / "artifacts").mkdir()
+    (runner.root / "artifacts" / "crash-1").write_bytes(crash)
+    assert runner.crashes() == {"crash-1": crash}
+    assert runner.drop_seed(crash) and not runner.drop_seed(crash)
+    assert [t for _, t in seeds.read_corpus(runner.seed_dir)] == ["http://a/"]
 
 
 def test_every_python_target_names_modules_with_source():

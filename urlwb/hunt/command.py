@@ -50,6 +50,9 @@ def add_arguments(p) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the generated inputs, and libFuzzer's -seed is S+1 (default 0)")
     p.add_argument("--generate", type=int, default=2000, metavar="N",
                    help="generated inputs the hunt starts from, beside WPT's (default 2000)")
+    p.add_argument("--seeds", choices=sorted(seeds.SEED_KINDS), default="wpt",
+                   help="what the hunt starts from: " + "; ".join(f"{k}: {v}" for k, v in seeds.SEED_KINDS.items())
+                        + " (default wpt; grammar for a hunt that no published test input guides)")
     p.add_argument("--runs", type=int, default=0, metavar="N",
                    help="stop after N executions (libFuzzer -runs, Go -fuzztime=Nx), within "
                         "--minutes: with --seed, a hunt that does the same whatever the load")
@@ -143,13 +146,15 @@ def _progress(target: str, budget: float, judge: Judge | None):
 
 def hunt(args, target: targets.Target, runner: runners.Runner, seconds: float) -> dict:
     """One hunt, start to end; the report's summary."""
-    inputs = seeds.seed_inputs(args.generate, args.seed)
+    kind = getattr(args, "seeds", "wpt")
+    inputs = seeds.seed_inputs(args.generate, args.seed, kind)
     runner.reset()
     runner.seed(inputs)
     runner.random_seed = args.seed + 1
     runner.runs = args.runs
     command = (f"urlwb hunt {target.name} --minutes {args.minutes:g} --seed {args.seed} "
-               f"--generate {args.generate}" + (f" --runs {args.runs}" if args.runs else ""))
+               f"--generate {args.generate}" + (f" --runs {args.runs}" if args.runs else "")
+               + (f" --seeds {kind}" if kind != "wpt" else ""))
     against = getattr(args, "against", None)
     if against:
         command += f" --against {against}"
@@ -159,7 +164,7 @@ def hunt(args, target: targets.Target, runner: runners.Runner, seconds: float) -
         # corpus/history/), not open findings of the shipped parser
         judge = Judge(target.name, found_by=command, file=target.build is None)
         t0 = time.monotonic()
-        print(f"urlwb hunt: judging the {len(inputs):,} seed inputs (WPT and generated)", file=sys.stderr, flush=True)
+        print(f"urlwb hunt: judging the {len(inputs):,} seed inputs ({kind})", file=sys.stderr, flush=True)
         judge.baseline(inputs)
         print(f"urlwb hunt: {len(judge.generated)} signatures in the seed inputs "
               f"({time.monotonic() - t0:.1f} s)", file=sys.stderr, flush=True)
@@ -205,7 +210,7 @@ def hunt(args, target: targets.Target, runner: runners.Runner, seconds: float) -
         "history": hist,
         "parser": target.name, "version": version, "language": target.language,
         "instrument": list(target.instrument), "command": command, "seed": args.seed,
-        "generate": args.generate, "seeds": len(inputs), "minutes": args.minutes,
+        "generate": args.generate, "seeds": len(inputs), "seed_kind": kind, "minutes": args.minutes,
         "seconds": stats.seconds, "execs": stats.execs, "exec_per_s": stats.exec_per_s,
         "kept": stats.kept, "cov_start": stats.cov_start, "cov_end": stats.cov_end,
         "reach_generated": before, "reach_hunted": after, "judged_on": judge is not None,
@@ -213,7 +218,7 @@ def hunt(args, target: targets.Target, runner: runners.Runner, seconds: float) -
         "generated_signatures": len(judge.generated) if judge else None,
         "generated_classes": sorted({f.cls for f in judge.generated.values()}) if judge else [],
         "findings": findings, "stops": stats.stops, "distilled": len(distilled),
-        "distilled_dir": str(distill.hunt_corpus_dir(target.name)),
+        "distilled_dir": str(distill.hunt_corpus_dir(target.name)) if target.build is None else None,
     }
     print(f"urlwb hunt {target.name}: {stats.execs:,} executions in {stats.seconds:.0f} s "
           f"({stats.exec_per_s:,.0f}/s), {stats.kept:,} inputs kept, reach {_short(before)} -> "
@@ -261,7 +266,7 @@ def _bench(args, target, seconds: float) -> int:
 
 
 def _bench_one(args, target, runner, seconds):
-    inputs = seeds.seed_inputs(args.generate, args.seed)
+    inputs = seeds.seed_inputs(args.generate, args.seed, args.seeds)
     runner.reset()
     runner.seed(inputs)
     runner.random_seed = args.seed + 1

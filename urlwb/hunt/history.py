@@ -52,6 +52,7 @@ class Change:
     count: int = 0
     input: str = ""           # the shortest input showing it
     seen_in: str = "hunted"   # "seeds" when a seed input shows it too
+    in_wpt: bool = False      # the minimized witness is an input of WPT's urltestdata/toascii
     minimized: str | None = None
     answers: dict | None = None
     filed: str | None = None
@@ -72,10 +73,12 @@ def _answer(rec) -> str:
 
 
 def _verdicts(res, name: str, base: str) -> dict[int, tuple[str, str, str | None]]:
-    """input index -> (signature, class, cause) of ``name``'s disagreement with the engine."""
+    """input index -> (signature, class, cause) of ``name``'s disagreement with the engine.
+    A documented deviation counts too: the shipped release's deviations are listed under its
+    name, not an old release's, and a release that deviates as documented has not agreed."""
     out = {}
     for f in res.findings:
-        if {f.a, f.b} != {"engine", name} or f.known is not None:
+        if {f.a, f.b} != {"engine", name}:
             continue
         if f.index not in out:
             out[f.index] = (signatures.of_differential(f.cls, f.cause, base), f.cls, f.cause)
@@ -129,13 +132,11 @@ def _minimize(fixed: list[Change], old: str, new: str, base: str, log) -> None:
         if len(loaded) < 3:
             log(f"urlwb hunt: not minimizing: {skipped}")
             return
-        target = corpus_store.load_target("differential")
+        from urlwb.differential.generate import wpt_cases
+        wpt = {t for t, _ in wpt_cases()}
 
         def sigs(text: str) -> dict[str, str]:
-            got = {}
-            for sig, peer, _ in target.disagreements(text, None, loaded):
-                got.setdefault(peer, sig.rsplit("~", 1)[0] + "~" + base)
-            return got
+            return disagreements(text, loaded, base)
 
         for c in fixed:
             def shows(text: str, c=c) -> bool:
@@ -145,11 +146,31 @@ def _minimize(fixed: list[Change], old: str, new: str, base: str, log) -> None:
             if shows(small):
                 small = shrink(small, lambda batch: first_index(batch, shows), budget=MINIMIZE_BUDGET)
             c.minimized = small
+            c.in_wpt = small in wpt
             text = oracles.to_usv(small)
             c.answers = {name: _answer(loaded[name].parse(text, None)) for name in ("engine", old, new)}
             log(f"urlwb hunt: fixed in {new}: {c.signature}: {small!r}")
     finally:
         oracles.close_all(loaded)
+
+
+def disagreements(text: str, loaded: dict, base: str) -> dict[str, str]:
+    """peer -> its signature against the engine on ``text`` (named after ``base``), for every
+    oracle of ``loaded`` but the engine that disagrees, documented deviations included (see
+    :func:`_verdicts`): the in-process counterpart of the differential's classification."""
+    text = oracles.to_usv(text)
+    mine = loaded["engine"].parse(text, None)
+    got = {}
+    for name, oracle in loaded.items():
+        if name == "engine":
+            continue
+        theirs = oracle.parse_many([(text, None)])[0]
+        if theirs is None:
+            continue
+        verdict = classify.classify(text, mine, theirs, oracles.family(name) != "whatwg")
+        if verdict is not None:
+            got[name] = signatures.of_differential(verdict.cls, verdict.cause, base)
+    return got
 
 
 def file_entry(parser: str, history: dict, change: dict, found_by: str) -> str | None:
@@ -169,7 +190,8 @@ def file_entry(parser: str, history: dict, change: dict, found_by: str) -> str |
         "class": classify.TITLES.get(change["cls"], change["cls"]), "cause": change["cause"],
         "old": history["old"], "old_version": history["old_version"],
         "new": history["new"], "new_version": history["new_version"],
-        "answers": change["answers"], "seen_in": change["seen_in"], "found_by": found_by,
+        "answers": change["answers"], "seen_in": change["seen_in"], "in_wpt": change["in_wpt"],
+        "found_by": found_by,
         "filed": corpus_store.now(),
         "confirmed_by": None,   # the changelog or advisory line, once a person has read it
     }

@@ -29,7 +29,10 @@ def render(s: dict) -> str:
              f"`{s['command']}`", "",
              f"{s['parser']} {s['version']} ({s['language']}), guided by the coverage of "
              f"{', '.join(f'`{m}`' for m in s['instrument'])}; seeds: {s['seeds']:,} inputs "
-             f"(WPT, then `generate.generate({s['generate']}, seed={s['seed']})`, inputs only), "
+             + (f"(WPT, then `generate.generate({s['generate']}, seed={s['seed']})`, inputs only), "
+                if s.get("seed_kind", "wpt") == "wpt" else
+                f"(`urlwb.hunt.seeds.grammar_inputs({s['generate']}, seed={s['seed']})`: the grammar alone, no WPT input), ")
+             + 
              f"dictionary `fuzzers/fuzz_url.dict`.", "",
              "| | |", "|---|---|",
              f"| fuzzing | {s['seconds']:.0f} s, {s['execs']:,} executions, {s['exec_per_s']:,.0f} exec/s |",
@@ -40,7 +43,8 @@ def render(s: dict) -> str:
              f"| judged | {judged} |",
              f"| signatures in the generated inputs | {s['generated_signatures']} |",
              f"| signatures in the hunted inputs | {len(s['findings'])} ({sum(f['new'] for f in s['findings'])} new) |",
-             f"| distilled | {s['distilled']} inputs in `{s['distilled_dir']}` |", ""]
+             f"| distilled | {s['distilled']} inputs in `{s['distilled_dir']}` |" if s['distilled_dir']
+             else "| distilled | no: not the shipped release |", ""]
     for stop in s["stops"]:
         lines.append(f"- {stop}")
     if s["stops"]:
@@ -78,13 +82,13 @@ def _history(h: dict | None) -> list[str]:
             lines += ["none", ""]
             continue
         if kind == "fixed":
-            lines += ["| signature | inputs | first shown by | minimized | engine | old | new | filed |",
-                      "|---|---|---|---|---|---|---|---|"]
+            lines += ["| signature | inputs | first shown by | minimized | in WPT | engine | old | new | filed |",
+                      "|---|---|---|---|---|---|---|---|---|"]
             for c in rows:
                 a = c.get("answers") or {}
                 vals = list(a.values()) + ["—"] * (3 - len(a))
                 lines.append(f"| `{c['signature']}` | {c['count']} | {c['seen_in']} | "
-                             f"`{short(c['minimized'] or c['input'], 50)}` | "
+                             f"`{short(c['minimized'] or c['input'], 50)}` | {'yes' if c.get('in_wpt') else 'no'} | "
                              + " | ".join(f"`{short(v, 40)}`" for v in vals[:3])
                              + f" | {'`' + c['filed'] + '`' if c.get('filed') else '—'} |")
         else:

@@ -18,11 +18,30 @@ DICTIONARY = corpus_store.ROOT / "fuzzers" / "fuzz_url.dict"
 MAX_LEN = 256
 
 
-def seed_inputs(n: int, seed: int) -> list[str]:
-    """WPT's inputs, then ``generate.generate(n, seed)``'s, each once, in that order; only those
-    whose UTF-8 is at most MAX_LEN bytes (the fuzzer would cut a longer one)."""
+#: what a hunt starts from (``urlwb hunt --seeds``)
+SEED_KINDS = {
+    "wpt": "WPT's inputs, then generate.generate(N, seed=S)'s (two thirds of them mutated WPT inputs)",
+    "grammar": "the grammar generator's assembled URLs and file URLs only (generate.assemble, "
+               "generate.file_url): no WPT input, none mutated from one",
+}
+
+
+def grammar_inputs(n: int, seed: int) -> list[str]:
+    """``n`` inputs of the URL grammar alone: three in four ``generate.assemble``, one in four
+    ``generate.file_url``; deterministic in ``seed``."""
+    import random
+    rng = random.Random(seed)
+    return [generate.file_url(rng) if rng.random() < 0.25 else generate.assemble(rng) for _ in range(n)]
+
+
+def seed_inputs(n: int, seed: int, kind: str = "wpt") -> list[str]:
+    """``kind`` "wpt": WPT's inputs, then ``generate.generate(n, seed)``'s; "grammar":
+    :func:`grammar_inputs`; each once, in that order; only those whose UTF-8 is at most MAX_LEN
+    bytes (the fuzzer would cut a longer one)."""
     out, seen = [], set()
-    for text, _ in generate.wpt_cases() + list(generate.generate(n, seed=seed)):
+    texts = ([t for t, _ in generate.wpt_cases() + list(generate.generate(n, seed=seed))]
+             if kind == "wpt" else grammar_inputs(n, seed))
+    for text in texts:
         if text not in seen and len(encode_text(text)) <= MAX_LEN:
             seen.add(text)
             out.append(text)

@@ -20,10 +20,10 @@ from urlwb.oracles import manifests
 from urlwb.ssrf import install
 from urlwb.ssrf.validator import CallableValidator, SubprocessValidator, Validator
 
-ROOT = pathlib.Path(__file__).resolve().parent / "validators"
-FOLDERS: list[manifests.Folder] = manifests.discover(ROOT)
+ROOT = manifests.VALIDATORS_ROOT
+FOLDERS: list[manifests.Folder] = oracles.VALIDATOR_FOLDERS
 #: name -> Spec of every shipped validator
-SHIPPED: dict[str, manifests.Spec] = {s.name: s for f in FOLDERS for s in f.specs if s.kind == "validator"}
+SHIPPED: dict[str, manifests.Spec] = oracles.VALIDATOR_SPECS
 ERRORS: list[str] = [f.error for f in FOLDERS if f.error]
 
 

@@ -152,7 +152,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     folders = manifests.discover(args.root)
     if args.root == manifests.ROOT:  # and the SSRF validators' folders (urlwb/ssrf/validators/*/oracles.toml)
-        folders += manifests.discover(ROOT / "urlwb" / "ssrf" / "validators")
+        folders += manifests.discover(manifests.VALIDATORS_ROOT)
     unknown = set(args.only) - {f.path.name for f in folders}
     if unknown:
         print(f"build_oracles: no manifest urlwb/oracles/{sorted(unknown)[0]}/oracles.toml", file=sys.stderr)

@@ -102,7 +102,9 @@ def test_flags_and_table(tmp_path):
 
 
 @pytest.mark.parametrize("flag,message", [("nope", "unknown validator"), ("ip=", "expected NAME"),
-                                          ("go-parseip@1.0", "no other releases"), ("ip@", "no version"),
+                                          ("go-parseip@1.0", "go-parseip has no registry version: it ships with the Go toolchain"),
+                                          ("ipaddress@3.11", "ipaddress has no registry version: it ships with Python"),
+                                          ("ip@", "no version"),
                                           ("ip@latest", "exact release"), ("mine=py:x", "py:package.module:function"),
                                           ("ip=py:planted:permissive", "shipped validator")])
 def test_bad_flags_are_one_line(flag, message):

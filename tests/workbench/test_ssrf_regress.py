@@ -32,12 +32,10 @@ class _Started:
         if base not in catalog.SHIPPED:
             why = f"{name}: a user's validator, not shipped: cannot be replayed here"
         elif "@" in name:
-            where = install.installed(base, version)
-            if where is None:
-                why = (f"{name} is not installed in {install.cache_root()} "
-                       f"(`urlwb ssrf --validator {name}` installs it)")
-            else:
-                spec = install.versioned_spec(catalog.SHIPPED[base], base, version, where)
+            spec = install.present(catalog.SHIPPED[base], version)
+            if spec is None:
+                why = (f"{name} is not installed in the cache "
+                       f"(`urlwb ssrf --validator {name}` installs or builds it)")
         else:
             spec = catalog.SHIPPED[base]
             why = spec.skip

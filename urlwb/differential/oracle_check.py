@@ -3,15 +3,20 @@ for its author; list every oracle the workbench knows and whether it can run her
 
     urlwb oracle check './my-adapter --flag'     # any program speaking urlwb/oracles/PROTOCOL.md
     urlwb oracle check node                      # a shipped adapter, by its name
-    urlwb oracle check --all                     # every shipped adapter that is built
+    urlwb oracle check jvm-guava                 # a shipped SSRF validator (kind "validator"), by its name
+    urlwb oracle check --all                     # every shipped adapter and validator that is built
     urlwb oracle list
 
 The check starts the adapter under the workbench's own supervisor and looks at: its hello line;
 pipelining (a window of requests in one write, before any answer is read: each answered once, by
 id); every WPT input (``tests/data/wpt/urltestdata.json`` and ``toascii.json``, bases included),
-each answer held to the schema; the hostile strings (a lone surrogate, NUL, controls, line
-separators, a 1 MB input), which must survive the pipe; and its exit at the end of its input. It
-prints the throughput and one line per problem; exit status 0 only when there is none.
+each answer held to the schema of the hello line's kind (URL answers; host answers to the host
+questions; for a validator, every distinct WPT input as a question, each answer one of ``allow``
+as a JSON boolean, ``error``, ``not_applicable``, ``crash``); the hostile strings (a lone
+surrogate, NUL, controls, line separators, a 1 MB input), which must survive the pipe; and its
+exit at the end of its input. It prints the throughput and one line per problem; exit status 0
+only when there is none. Every schema is :mod:`urlwb.oracles.protocol`'s, the one the supervisor
+holds a run to.
 """
 
 from __future__ import annotations
@@ -51,8 +56,8 @@ def add_arguments(p) -> None:
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     c.add_argument("command", nargs="*", metavar="CMD",
                    help="the adapter's command (one shell-quoted string, or its words), or the "
-                        "name of a shipped oracle")
-    c.add_argument("--all", action="store_true", help="every shipped adapter (skipped ones named)")
+                        "name of a shipped oracle or validator")
+    c.add_argument("--all", action="store_true", help="every shipped adapter and validator (skipped ones named)")
     c.add_argument("--deadline", type=float, default=None, metavar="S",
                    help="seconds per input (default the manifest's, else 5)")
     c.add_argument("--start-deadline", type=float, default=None, metavar="S",
@@ -70,24 +75,7 @@ def run(args) -> int:
         value = getattr(args, flag)
         if value is not None and not 0 < value < 3600:
             raise UsageError(f"--{flag.replace('_', '-')} must be between 0 and 3600 seconds")
-    if args.all == bool(args.command):
-        raise UsageError("give the adapter's command (or a shipped oracle's name), or --all")
-    if args.all:
-        specs = [e.spec for e in oracles.REGISTRY.values() if e.spec is not None and e.spec.source == "manifest"]
-        specs += list(oracles.HOST_SPECS.values())
-    elif len(args.command) == 1 and (args.command[0] in oracles.REGISTRY or args.command[0] in oracles.HOST_SPECS):
-        name = args.command[0]
-        entry = oracles.REGISTRY.get(name)
-        spec = oracles.HOST_SPECS.get(name) or (entry.spec if entry else None)
-        if spec is None or spec.callable:
-            raise UsageError(f"{name} runs in the workbench's process: nothing to check")
-        specs = [spec]
-    else:
-        value = args.command[0] if len(args.command) == 1 else args.command
-        try:
-            specs = [manifests.user_spec("adapter", value, "flag")]
-        except manifests.ManifestError as exc:
-            raise UsageError(str(exc).replace("oracle 'adapter': ", "")) from None
+    specs = selected(args)
     bad = 0
     for spec in specs:
         if args.deadline:
@@ -107,17 +95,44 @@ def run(args) -> int:
     return 1 if bad else 0
 
 
+def selected(args) -> list[manifests.Spec]:
+    """The specs ``oracle check`` is asked about: ``--all`` (every shipped adapter, host oracle
+    and validator), one shipped name, or the user's command."""
+    if args.all == bool(args.command):
+        raise UsageError("give the adapter's command (or a shipped oracle's name), or --all")
+    if args.all:
+        specs = [e.spec for e in oracles.REGISTRY.values() if e.spec is not None and e.spec.source == "manifest"]
+        specs += list(oracles.HOST_SPECS.values()) + list(oracles.VALIDATOR_SPECS.values())
+    elif len(args.command) == 1 and any(args.command[0] in names for names in
+                                        (oracles.REGISTRY, oracles.HOST_SPECS, oracles.VALIDATOR_SPECS)):
+        name = args.command[0]
+        entry = oracles.REGISTRY.get(name)
+        spec = oracles.HOST_SPECS.get(name) or oracles.VALIDATOR_SPECS.get(name) or (entry.spec if entry else None)
+        if spec is None or spec.callable:
+            raise UsageError(f"{name} runs in the workbench's process: nothing to check")
+        specs = [spec]
+    else:
+        value = args.command[0] if len(args.command) == 1 else args.command
+        try:
+            specs = [manifests.user_spec("adapter", value, "flag")]
+        except manifests.ManifestError as exc:
+            raise UsageError(str(exc).replace("oracle 'adapter': ", "")) from None
+    return specs
+
+
 def list_oracles() -> int:
     rows = [(n, e.family, e.language, e.spec) for n, e in oracles.REGISTRY.items()]
     rows += [(n, "host", s.language, s) for n, s in oracles.HOST_SPECS.items()]
+    rows += [(n, "validator", s.language, s) for n, s in oracles.VALIDATOR_SPECS.items()]
     width = max(len(r[0]) for r in rows)
-    print(f"{'name':<{width}} {'family':<7} {'language':<11} {'declared':<36} status")
+    print(f"{'name':<{width}} {'family':<9} {'language':<11} {'declared':<41} status")
     for name, fam, lang, spec in rows:
         where = ("in process" if spec is None else
-                 f"urlwb/oracles/{spec.folder.name}/oracles.toml" if spec.source == "manifest" else spec.source)
+                 f"{spec.folder.relative_to(manifests.ROOT.parents[1])}/oracles.toml" if spec.source == "manifest"
+                 else spec.source)
         status = f"skipped: {spec.skip}" if spec is not None and spec.skip else "ready"
-        print(f"{name:<{width}} {fam:<7} {lang:<11} {where:<36} {status}")
-    for error in oracles.MANIFEST_ERRORS:
+        print(f"{name:<{width}} {fam:<9} {lang:<11} {where:<41} {status}")
+    for error in oracles.MANIFEST_ERRORS + [f.error for f in oracles.VALIDATOR_FOLDERS if f.error]:
         print(f"manifest not read: {error}")
     return 0
 
@@ -133,14 +148,19 @@ def check(spec, log=print) -> list[str]:
     except Unavailable as exc:
         return [f"does not start: {exc}"]
     h = sup.hello
+    what = "validator" if h["kind"] == "validator" else "parser"
     log(f"hello: name {h['name']}, family {h['family']}, kind {h['kind']}, version {h['version']}, "
-        f"parser {h['parser']}, language {h['language']} ({time.perf_counter() - t0:.2f} s to start)")
-    for key in ("parser", "language"):
-        if h[key] == "?":
+        f"{what} {h.get(what, '?')}, language {h['language']} ({time.perf_counter() - t0:.2f} s to start)")
+    if spec.source != "flag" and h["kind"] != spec.kind:   # a command given here declares no kind
+        problems.append(f"hello line: kind {h['kind']!r}, where {spec.kind!r} is declared")
+    for key in (what, "language"):
+        if h.get(key, "?") == "?":
             problems.append(f"hello line: no {key}")
     try:
         if h["kind"] == "host":
             _check_host(sup, h, problems, log)
+        elif h["kind"] == "validator":
+            _check_validator(sup, problems, log)
         else:
             _check_url(sup, h, problems, log)
         if sup.given_up is None:
@@ -172,6 +192,43 @@ def _run_phase(sup, payloads, convert, name, problems, log) -> tuple[list, float
     return answers, seconds
 
 
+def _pipelined(sup, payloads, convert, noun, problems, log) -> tuple[list, float] | None:
+    """The first window of ``payloads`` in one write, before any answer is read; then the rest.
+    (answers, seconds), or None when the oracle was given up (named among the problems)."""
+    window = sup.spec.window
+    first = payloads[:window]
+    answers, seconds = _run_phase(sup, first, convert, "pipelining", problems, log)
+    if sup.given_up:
+        problems.append(f"pipelining: {sup.given_up}")
+        return None
+    log(f"pipelining: {sum(p is not None for p in first)} {noun} in one write, each answered once by id")
+    more, more_seconds = _run_phase(sup, payloads[window:], convert, "WPT", problems, log)
+    if sup.given_up:
+        problems.append(f"WPT: {sup.given_up}")
+        return None
+    return answers + more, seconds + more_seconds
+
+
+def _hostile(sup, payload_of, convert, problems, log, judge=None) -> None:
+    """The hostile strings, one at a time: each must come back (any answer, in schema);
+    ``judge(what, answer)`` may say more of one that did."""
+    survived = 0
+    for what, input in HOSTILE:
+        before = len(sup.findings)
+        a = sup.run([payload_of(input) if len(input) <= sup.spec.max_input else None], convert)[0]
+        if sup.given_up:
+            problems.append(f"{what}: {sup.given_up}")
+            return
+        if len(sup.findings) > before:
+            _, how, _, reason = sup.findings[-1]
+            problems.append(f"{what}: {how}: {reason}")
+            continue
+        survived += 1
+        if judge is not None and a is not None and a.ok:
+            problems += judge(what, a)
+    log(f"hostile strings: {survived} of {len(HOSTILE)} survived")
+
+
 def _check_url(sup, h, problems, log) -> None:
 
     base_ok = h["base"]
@@ -189,21 +246,11 @@ def _check_url(sup, h, problems, log) -> None:
             return None
         return input, lambda rid, i=input, b=base: protocol.request_line(rid, i, b)
 
-    cases = generate.wpt_cases()
-    window = sup.spec.window
-    # Pipelining: the first window of WPT inputs in one write, before any answer is read.
-    first = [payload(i, b) for i, b in cases[:window]]
-    answers, seconds = _run_phase(sup, first, convert, "pipelining", problems, log)
-    if sup.given_up:
-        problems.append(f"pipelining: {sup.given_up}")
+    payloads = [payload(i, b) for i, b in generate.wpt_cases()]
+    got = _pipelined(sup, payloads, convert, "requests", problems, log)
+    if got is None:
         return
-    log(f"pipelining: {sum(p is not None for p in first)} requests in one write, each answered once by id")
-    payloads = first + [payload(i, b) for i, b in cases[window:]]
-    more, more_seconds = _run_phase(sup, payloads[window:], convert, "WPT", problems, log)
-    answers, seconds = answers + more, seconds + more_seconds
-    if sup.given_up:
-        problems.append(f"WPT: {sup.given_up}")
-        return
+    answers, seconds = got
     c = Counter("n/a" if a is None else "hung" if a.hung else "crash" if a.crash else
                 "rejected" if a.failure else "answered" for a in answers)
     sent = sum(p is not None for p in payloads)
@@ -215,27 +262,42 @@ def _check_url(sup, h, problems, log) -> None:
     if c["answered"] == 0:
         problems.append("WPT: no input accepted: does the adapter answer with the components?")
     # Hostile strings, one at a time: each must come back.
-    survived = 0
-    for what, input in HOSTILE:
-        before = len(sup.findings)
-        a = sup.run([payload(input, None) if len(input) <= sup.spec.max_input else None], convert)[0]
-        if sup.given_up:
-            problems.append(f"{what}: {sup.given_up}")
-            return
-        if len(sup.findings) > before:
-            _, how, _, reason = sup.findings[-1]
-            problems.append(f"{what}: {how}: {reason}")
-            continue
-        survived += 1
-        if a is not None and a.ok and h["family"] == "whatwg":
+    def judge(what, a):
+        out = []
+        if h["family"] == "whatwg":
             if what == "a lone surrogate" and "%EF%BF%BD" not in (a.path or ""):
-                problems.append(f"{what}: the path {_show(a.path)} lacks U+FFFD (%EF%BF%BD): the "
-                                "surrogate did not arrive as the Standard's USVString conversion has it")
+                out.append(f"{what}: the path {_show(a.path)} lacks U+FFFD (%EF%BF%BD): the "
+                           "surrogate did not arrive as the Standard's USVString conversion has it")
             if what == "NUL" and "%00" not in (a.path or ""):
-                problems.append(f"{what}: the path {_show(a.path)} lacks %00: the NUL did not arrive")
-        if a is not None and a.ok and what == "a 1 MB input" and max(len(a.path or ""), len(a.href or "")) < 999_990:
-            problems.append(f"{what}: came back truncated (path of {len(a.path or '')} code points)")
-    log(f"hostile strings: {survived} of {len(HOSTILE)} survived")
+                out.append(f"{what}: the path {_show(a.path)} lacks %00: the NUL did not arrive")
+        if what == "a 1 MB input" and max(len(a.path or ""), len(a.href or "")) < 999_990:
+            out.append(f"{what}: came back truncated (path of {len(a.path or '')} code points)")
+        return out
+
+    _hostile(sup, lambda input: payload(input, None), convert, problems, log, judge)
+
+
+def _check_validator(sup, problems, log) -> None:
+    """Kind ``validator``: every distinct WPT input as a question (the first window in one
+    write), each answer held to :func:`protocol.validator_answer`; then the hostile strings."""
+
+    def payload(input):
+        return input, lambda rid, i=input: protocol.validator_request_line(rid, i)
+
+    inputs = list(dict.fromkeys(i for i, _ in generate.wpt_cases()))
+    got = _pipelined(sup, [payload(i) for i in inputs], protocol.validator_answer, "questions", problems, log)
+    if got is None:
+        return
+    answers, seconds = got
+    # A death or a hang comes back as the supervisor's Record (crash/hung), an answer as a Verdict.
+    c = Counter("n/a" if a is None else "hung" if a.hung else "crash" if a.crash else
+                "error" if a.failure else "allowed" if a.allow else "denied" for a in answers)
+    log(f"WPT: {len(inputs)} inputs in {seconds:.2f} s ({len(inputs) / max(seconds, 1e-9):,.0f} inputs/s): "
+        f"{c['allowed']} allowed, {c['denied']} denied, {c['error']} refused (error), "
+        f"{c['n/a']} not applicable, {c['crash'] + c['hung']} crashed or hung")
+    if c["allowed"] + c["denied"] == 0:
+        problems.append("WPT: no input allowed or denied: does the validator answer {\"id\", \"allow\": true|false}?")
+    _hostile(sup, payload, protocol.validator_answer, problems, log)
 
 
 def _check_host(sup, h, problems, log) -> None:
@@ -248,16 +310,8 @@ def _check_host(sup, h, problems, log) -> None:
     log(f"host questions: {len(items)} in {seconds:.2f} s, "
         f"{sum(a is not None and not a.failure and not a.crash for a in answers)} answered")
     q = h["questions"][0]
-    for what, text in HOSTILE:
-        before = len(sup.findings)
-        sup.run([(text, lambda rid, t=text: protocol.question_line(rid, q, t))
-                 if len(text) <= sup.spec.max_input else None], protocol.host_answer)
-        if sup.given_up:
-            problems.append(f"{what}: {sup.given_up}")
-            return
-        if len(sup.findings) > before:
-            _, how, _, reason = sup.findings[-1]
-            problems.append(f"{what}: {how}: {reason}")
+    _hostile(sup, lambda text: (text, lambda rid, t=text: protocol.question_line(rid, q, t)),
+             protocol.host_answer, problems, log)
 
 
 def _show(s) -> str:

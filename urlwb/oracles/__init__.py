@@ -226,6 +226,13 @@ def _register_manifests() -> None:
 
 _register_manifests()
 
+#: every shipped SSRF validator's folder (``manifests.VALIDATORS_ROOT``), read or not
+VALIDATOR_FOLDERS: list[manifests.Folder] = manifests.discover(manifests.VALIDATORS_ROOT)
+#: name -> Spec of every shipped validator (kind ``validator``): run by urlwb.ssrf, checked by
+#: ``urlwb oracle check``, built at other versions by urlwb.oracles.versions.builds (Maven)
+VALIDATOR_SPECS: dict[str, manifests.Spec] = {s.name: s for f in VALIDATOR_FOLDERS for s in f.specs
+                                              if s.kind == "validator"}
+
 
 def configure(flags: list[str] | None = None, cwd=None, config: bool = True) -> list[str]:
     """Register the user's oracles: each ``--oracle NAME=...`` of ``flags`` and (``config``) the

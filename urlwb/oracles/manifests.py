@@ -22,6 +22,10 @@ import sys
 import tomllib
 
 ROOT = pathlib.Path(__file__).resolve().parent
+#: the shipped SSRF validators' folders (``urlwb/ssrf/validators/<folder>/oracles.toml``, kind
+#: ``validator``): read here, below every job, so that urlwb.ssrf, ``urlwb oracle check`` and
+#: ``make oracles`` name one place
+VALIDATORS_ROOT = ROOT.parent / "ssrf" / "validators"
 #: what the user runs to install and build the shipped adapters
 BUILD_HINT = "run `make oracles`"
 NAME = re.compile(r"[a-z0-9][a-z0-9_.-]*\Z")

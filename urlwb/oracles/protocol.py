@@ -1,6 +1,6 @@
 """The messages of the oracle protocol (``urlwb/oracles/PROTOCOL.md``, ``urlwb-oracle/1``): the
-hello line, requests, and answers turned into :class:`~urlwb.oracles.Record` and
-:class:`~urlwb.oracles.host_answer.HostAnswer`; and :class:`CallableOracle`, the same answers from a
+hello line, requests, and answers turned into :class:`~urlwb.oracles.Record`,
+:class:`~urlwb.oracles.host_answer.HostAnswer` and (kind ``validator``) :class:`Verdict`; and :class:`CallableOracle`, the same answers from a
 Python callable (``py:package.module:function``).
 
 Every check of an answer's schema lives here, so that the supervisor, the ``py:`` oracles and
@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import ipaddress
 import json
+from typing import NamedTuple
 
 from urlwb.oracles import (FAILURE, NOT_APPLICABLE, Oracle, Record, Unavailable, crash_record,
                            from_api, manifests)
@@ -20,7 +21,7 @@ from urlwb.oracles.host_answer import HostAnswer
 VERSION = "urlwb-oracle/1"
 COMPONENTS = ("scheme", "username", "password", "host", "port", "path", "query", "fragment", "href")
 API = ("href", "protocol", "username", "password", "hostname", "port", "pathname", "search", "hash")
-#: kind "validator": a predicate on URLs (PROTOCOL.md, "Validators"), answered by urlwb.ssrf.validator
+#: kind "validator": a predicate on URLs (PROTOCOL.md, "Validators"), run by urlwb.ssrf.validator
 KINDS = ("url", "host", "validator")
 QUESTIONS = ("to-ascii", "ip", "public-suffix", "registrable-domain")
 #: the answer forms other than the components, each with a string
@@ -54,7 +55,7 @@ def check_hello(obj) -> dict:
         q = obj.get("questions")
         if not isinstance(q, list) or not q or not all(x in QUESTIONS for x in q):
             raise SchemaError(f"hello line: questions must list some of {', '.join(QUESTIONS)}")
-    for key in ("parser", "language"):
+    for key in ("parser", "language", "validator"):
         if key in obj and not isinstance(obj[key], str):
             raise SchemaError(f"hello line: {key} must be a string")
     return {"parser": "?", "language": "?", "kind": "url", "base": True, "questions": [], "family": "other", **obj}
@@ -151,6 +152,52 @@ def host_answer(obj: dict) -> HostAnswer | None:
     if form == "api":
         raise SchemaError("api is an answer to URL requests, not to host questions")
     return HostAnswer(False, _string(obj, "value"))
+
+
+class Verdict(NamedTuple):
+    """One validator's answer on one input. ``allow`` is True or False when it answered;
+    ``failure`` is set with ``allow`` False when it refused the input (``error``); ``crash`` (and
+    ``hung``) when it did not answer (a finding)."""
+
+    allow: bool | None
+    failure: bool = False
+    reason: str | None = None
+    crash: str | None = None
+    hung: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.crash is None
+
+
+def validator_request_line(id: int, input: str) -> bytes:
+    """A validator request, pure ASCII: ``{"id", "input"}`` (no base)."""
+    return json.dumps({"id": id, "input": input}).encode("ascii") + b"\n"
+
+
+def validator_answer(obj: dict) -> Verdict | None:
+    """A validator's answer line as a Verdict (None: not applicable); SchemaError when out of
+    schema: exactly one of ``allow`` (a JSON boolean, with an optional string ``reason``),
+    ``error``, ``not_applicable``, ``crash`` (each a string)."""
+    forms = [k for k in ("allow", *FORMS) if k in obj]
+    if len(forms) != 1:
+        raise SchemaError("a validator's answer has exactly one of: allow, error, not_applicable, crash"
+                          + (f" (got {', '.join(forms)})" if forms else ""))
+    form = forms[0]
+    if form == "allow":
+        if not isinstance(obj["allow"], bool):
+            raise SchemaError(f"allow must be true or false, not {type(obj['allow']).__name__}")
+        reason = obj.get("reason")
+        if reason is not None and not isinstance(reason, str):
+            raise SchemaError("reason must be a string")
+        return Verdict(obj["allow"], reason=reason)
+    if not isinstance(obj[form], str):
+        raise SchemaError(f"{form} must be a string")
+    if form == "error":
+        return Verdict(False, failure=True, reason=obj["error"][:300])
+    if form == "crash":
+        return Verdict(None, crash=obj["crash"][:300])
+    return None
 
 
 def lint_url_answer(obj: dict) -> list[tuple[str, str]]:

@@ -2,9 +2,9 @@
 each oracle of kind ``validator``), ``--validator`` flags and the ``[tool.urlwb.validators]``
 table of ``urlwb.toml`` / ``pyproject.toml`` in the working directory.
 
-A ``--validator`` value is ``NAME`` (a shipped validator), ``NAME@VERSION`` (a shipped npm or
-PyPI validator at another release, :mod:`.install`), ``NAME=CMD`` (a program speaking the
-protocol's kind ``validator``) or ``NAME=py:package.module:function``. A table entry is ``CMD``,
+A ``--validator`` value is ``NAME`` (a shipped validator), ``NAME@VERSION`` (a shipped npm, PyPI
+or Maven validator at another release, :func:`.install.release`), ``NAME=CMD`` (a program
+speaking the protocol's kind ``validator``) or ``NAME=py:package.module:function``. A table entry is ``CMD``,
 ``py:...`` or a table of the manifest's per-oracle fields with a ``command``. A flag overrides a
 table entry of the same name; a shipped name cannot be taken.
 """
@@ -20,10 +20,10 @@ from urlwb.oracles import manifests
 from urlwb.ssrf import install
 from urlwb.ssrf.validator import CallableValidator, SubprocessValidator, Validator
 
-ROOT = pathlib.Path(__file__).resolve().parent / "validators"
-FOLDERS: list[manifests.Folder] = manifests.discover(ROOT)
+ROOT = manifests.VALIDATORS_ROOT
+FOLDERS: list[manifests.Folder] = oracles.VALIDATOR_FOLDERS
 #: name -> Spec of every shipped validator
-SHIPPED: dict[str, manifests.Spec] = {s.name: s for f in FOLDERS for s in f.specs if s.kind == "validator"}
+SHIPPED: dict[str, manifests.Spec] = oracles.VALIDATOR_SPECS
 ERRORS: list[str] = [f.error for f in FOLDERS if f.error]
 
 
@@ -72,13 +72,8 @@ def parse_flag(value: str, cwd: pathlib.Path | None = None, progress=print) -> D
         return Declared(base, spec=SHIPPED[base], base=base)
     if not version:
         raise UsageError(f"--validator {value!r}: no version after '@'")
-    if base not in install.PACKAGES:
-        raise UsageError(f"--validator {value}: {base} has no other releases here "
-                         f"(npm and PyPI validators only: {', '.join(install.PACKAGES)})")
-    adapter = SHIPPED[base].cwd / SHIPPED[base].command[1]
-    where = install.install(base, version, adapter, progress)
-    return Declared(f"{base}@{version}", spec=install.versioned_spec(SHIPPED[base], base, version, where),
-                    base=base, version=version)
+    spec = install.release(SHIPPED[base], version, progress)
+    return Declared(f"{base}@{version}", spec=spec, base=base, version=version)
 
 
 def config(cwd: pathlib.Path | None = None) -> list[Declared]:

@@ -38,7 +38,7 @@ MINIMIZE_SECONDS = 120.0
 
 def add_arguments(p) -> None:
     p.add_argument("--validator", action="append", default=[], metavar="SPEC",
-                   help="NAME (shipped), NAME@VERSION (npm/PyPI release), NAME=CMD or NAME=py:module:function; "
+                   help="NAME (shipped), NAME@VERSION (npm/PyPI/Maven release), NAME=CMD or NAME=py:module:function; "
                         "repeatable (default: [tool.urlwb.validators], else every shipped one)")
     p.add_argument("--fetchers", default=None, metavar="LIST",
                    help="URL parsers whose hosts are fetched (names or groups as --parsers; default: all)")

@@ -6,8 +6,18 @@ goes to a temporary folder beside it and is renamed into place when complete, so
 is whole. npm packages: ``npm install --prefix DIR PACKAGE@VERSION``, and a copy of the adapter in
 DIR (Node resolves the package from the adapter's own folder). PyPI packages: ``pip install
 --target DIR/site PACKAGE==VERSION``, handed to the adapter as ``URLWB_VALIDATOR_SITE``. A
-version that does not resolve is a one-line UsageError. Only validators whose package comes from
-npm or PyPI have other releases (:data:`PACKAGES`).
+version that does not resolve is a one-line UsageError.
+
+A validator whose library comes from Maven (``jvm-guava``: Guava) is built instead by
+:mod:`urlwb.oracles.versions.builds`, in its cache and its way (a copy of the validator's pom with
+the one version rewritten, ``mvn -q -B package``, ``built.json`` last, ``failed.json`` with the
+registry's reason): :func:`release` chooses. A validator that ships with its runtime
+(``go-parseip``: Go's ``net.ParseIP``; ``ipaddress``: Python's) has no other release: one line.
+
+npm and PyPI stay here rather than in that cache: one install serves the validators of one
+package (``ip`` and ``ip-url-parse``), where a build there is one parser's; a version that does
+not resolve leaves nothing behind (a build there caches the registry's refusal in
+``failed.json``); and the PyPI build there runs an in-process peer's adapter, not the validator's.
 """
 
 from __future__ import annotations
@@ -23,7 +33,9 @@ import tempfile
 
 from urlwb.errors import UsageError
 from urlwb.oracles import manifests
+from urlwb.oracles.versions import builds
 from urlwb.oracles.versions.builds import reason_of
+from urlwb.oracles.versions.catalog import VALIDATORS, VALIDATORS_NO_REGISTRY
 
 #: shipped validator -> (registry, package)
 PACKAGES = {
@@ -63,12 +75,37 @@ def _run(cmd: list[str], what: str) -> None:
         raise UsageError(f"{what}: does not resolve or does not install ({said[:200]})")
 
 
+def release(spec: manifests.Spec, version: str, progress=print) -> manifests.Spec:
+    """The shipped validator ``spec`` at another ``version``: installed (npm, PyPI) or built
+    (Maven) first when the cache has none; UsageError in one line when it cannot be had."""
+    name = spec.name
+    if name in VALIDATORS_NO_REGISTRY:
+        raise UsageError(f"--validator {name}@{version}: {name} has no registry version: it "
+                         f"{VALIDATORS_NO_REGISTRY[name]}")
+    if name in VALIDATORS:
+        return builds.build(VALIDATORS[name], version, log=progress)
+    where = install(name, version, spec.cwd / spec.command[1], progress)
+    return versioned_spec(spec, name, version, where)
+
+
+def present(spec: manifests.Spec, version: str) -> manifests.Spec | None:
+    """The shipped validator ``spec`` at ``version`` if the cache has it, else None (nothing is
+    installed or built)."""
+    if spec.name in VALIDATORS:
+        try:
+            return builds.cached(VALIDATORS[spec.name], version)
+        except builds.BuildError:
+            return None
+    where = installed(spec.name, version) if spec.name in PACKAGES else None
+    return versioned_spec(spec, spec.name, version, where) if where else None
+
+
 def install(name: str, version: str, adapter: pathlib.Path, progress=print) -> pathlib.Path:
     """The cache folder of ``name`` (a key of :data:`PACKAGES`) at ``version``, installed now if
     it is not there; UsageError (one line) when the version does not resolve."""
     if name not in PACKAGES:
         raise UsageError(f"--validator {name}@{version}: {name} has no other releases here "
-                         f"(npm and PyPI validators only: {', '.join(PACKAGES)})")
+                         f"(npm, PyPI and Maven validators only: {', '.join([*PACKAGES, *VALIDATORS])})")
     if not VERSION.match(version):
         raise UsageError(f"--validator {name}@{version}: a version is an exact release such as 1.1.8")
     done = installed(name, version)

@@ -2,8 +2,10 @@
 kind ``validator`` (``urlwb/oracles/PROTOCOL.md``, "Validators") under the supervisor, or as a
 ``py:package.module:function`` in process.
 
-Every answer becomes a :class:`Verdict`. Only ``{"id", "allow": true}`` allows; ``allow: false``
-and ``error`` (the validator refused the input as it documents refusal) deny; a crash, a hang,
+Every answer becomes a :class:`~urlwb.oracles.protocol.Verdict`, held to the schema by
+:func:`urlwb.oracles.protocol.validator_answer` (which ``urlwb oracle check`` uses too). Only
+``{"id", "allow": true}`` allows; ``allow: false`` and ``error`` (the validator refused the
+input as it documents refusal) deny; a crash, a hang,
 a death or a line out of schema is a finding of the validator (``oracle-crashed``,
 ``oracle-hung``, in :attr:`Validator.findings`) and denies nothing and allows nothing: the hunt
 goes on with the next input.
@@ -17,60 +19,16 @@ bool, is a crash on that input. An in-process callable cannot be stopped, so it 
 from __future__ import annotations
 
 import importlib
-import json
 from collections import Counter
-from typing import NamedTuple
 
 from urlwb import oracles
 from urlwb.oracles import manifests, protocol, supervisor
-
-
-class Verdict(NamedTuple):
-    """One validator's answer on one input. ``allow`` is True or False when it answered;
-    ``failure`` is set with ``allow`` False when it refused the input (``error``); ``crash`` (and
-    ``hung``) when it did not answer (a finding)."""
-
-    allow: bool | None
-    failure: bool = False
-    reason: str | None = None
-    crash: str | None = None
-    hung: bool = False
-
-    @property
-    def ok(self) -> bool:
-        return self.crash is None
-
+from urlwb.oracles.protocol import Verdict, validator_answer
 
 ALLOW = Verdict(True)
 DENY = Verdict(False)
-
-
-def validator_answer(obj: dict) -> Verdict | None:
-    """An answer line as a Verdict (None: not applicable); SchemaError when out of schema."""
-    forms = [k for k in ("allow", *protocol.FORMS) if k in obj]
-    if len(forms) != 1:
-        raise protocol.SchemaError("a validator's answer has exactly one of: allow, error, not_applicable, crash"
-                                   + (f" (got {', '.join(forms)})" if forms else ""))
-    form = forms[0]
-    if form == "allow":
-        if not isinstance(obj["allow"], bool):
-            raise protocol.SchemaError(f"allow must be true or false, not {type(obj['allow']).__name__}")
-        reason = obj.get("reason")
-        if reason is not None and not isinstance(reason, str):
-            raise protocol.SchemaError("reason must be a string")
-        return Verdict(obj["allow"], reason=reason)
-    if not isinstance(obj[form], str):
-        raise protocol.SchemaError(f"{form} must be a string")
-    if form == "error":
-        return Verdict(False, failure=True, reason=obj["error"][:300])
-    if form == "crash":
-        return Verdict(None, crash=obj["crash"][:300])
-    return None
-
-
-def request_line(rid: int, input: str) -> bytes:
-    """A validator request, pure ASCII: ``{"id", "input"}``."""
-    return json.dumps({"id": rid, "input": input}).encode("ascii") + b"\n"
+#: a validator request line (the schema of requests and answers lives in urlwb.oracles.protocol)
+request_line = protocol.validator_request_line
 
 
 def _from_supervisor(value) -> Verdict | None:

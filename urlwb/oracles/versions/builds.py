@@ -1,5 +1,7 @@
 """A shipped adapter built against another released version of its parser, in a cache outside the
-checkout.
+checkout; and a shipped validator of ``urlwb ssrf`` (kind ``validator``, ``urlwb/ssrf/validators/``)
+against another release of its library, the same way (:data:`~.catalog.VALIDATORS`: Guava's
+``jvm-guava``; npm and PyPI validators are installed by ``urlwb.ssrf.install``).
 
 Layout (:func:`cache_root`, ``$URLWB_VERSIONS_CACHE``, else ``${XDG_CACHE_HOME:-~/.cache}/urlwb/
 versions``)::
@@ -35,7 +37,7 @@ import sys
 import time
 
 from urlwb.errors import UsageError
-from urlwb.oracles import HOST_SPECS, REGISTRY, manifests
+from urlwb.oracles import HOST_SPECS, REGISTRY, VALIDATOR_SPECS, manifests
 from urlwb.oracles.versions.catalog import Package
 
 #: the checkout (the folder holding ``urlwb/``): the Python adapter's PYTHONPATH
@@ -99,11 +101,19 @@ def reason_of(text: str) -> str:
     return lines[-1][:300] if lines else "no output"
 
 
-def _shipped_spec(parser: str) -> manifests.Spec | None:
-    entry = REGISTRY.get(parser)
+def _shipped_spec(pkg: Package) -> manifests.Spec | None:
+    if pkg.kind == "validator":
+        return VALIDATOR_SPECS.get(pkg.parser)
+    entry = REGISTRY.get(pkg.parser)
     if entry is not None and entry.spec is not None:
         return entry.spec
-    return HOST_SPECS.get(parser)
+    return HOST_SPECS.get(pkg.parser)
+
+
+def source(pkg: Package) -> pathlib.Path:
+    """The shipped folder a build copies its adapter from: ``urlwb/oracles/<folder>/``, or for a
+    validator ``urlwb/ssrf/validators/<folder>/``."""
+    return (manifests.VALIDATORS_ROOT if pkg.kind == "validator" else ORACLES) / pkg.folder
 
 
 def cached(pkg: Package, version: str) -> manifests.Spec | None:
@@ -131,7 +141,7 @@ def adapter_digest(pkg: Package) -> str:
         files = [pathlib.Path(__file__).with_name("pyadapter.py"),
                  CHECKOUT / (module.replace(".", "/") + ".py")]
     else:
-        folder = ORACLES / pkg.folder
+        folder = source(pkg)
         files = sorted(p for p in folder.rglob("*") if p.is_file() and "build" not in p.relative_to(folder).parts
                        and "node_modules" not in p.parts and p.suffix in (".js", ".java", ".rs", ".go", ".xml", ".toml", ".mod", ".sum", ".lock"))
     h = hashlib.sha1()
@@ -147,7 +157,7 @@ def spec_for(pkg: Package, version: str, meta: dict) -> manifests.Spec:
     command = [str(d / c) if c.startswith("./") else c for c in meta["command"]]
     name = f"{pkg.parser}@{version}"
     env = {k: v.replace("{checkout}", str(CHECKOUT)) for k, v in meta.get("env", {}).items()}
-    shipped = _shipped_spec(pkg.parser)
+    shipped = _shipped_spec(pkg)
     if shipped is not None:
         return dataclasses.replace(shipped, name=name, command=command, cwd=d, source="version",
                                    unready=None, probe=(), requires=(), env={**shipped.env, **env},
@@ -219,7 +229,7 @@ def _npm(pkg: Package, version: str, d: pathlib.Path) -> dict:
     (d / "package.json").write_text(json.dumps({
         "name": "urlwb-versioned-oracle", "private": True,
         "dependencies": {pkg.package: version}}, indent=2) + "\n", encoding="utf-8")
-    shutil.copy2(ORACLES / pkg.folder / "adapter.js", d / "adapter.js")
+    shutil.copy2(source(pkg) / "adapter.js", d / "adapter.js")
     _run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error", "--prefer-offline"], d, "npm")
     return {"command": ["node", "adapter.js", pkg.parser]}
 
@@ -245,7 +255,7 @@ def _maven_artifact(pkg: Package, version: str) -> tuple[str, str]:
 
 
 def _maven(pkg: Package, version: str, d: pathlib.Path) -> dict:
-    src = ORACLES / pkg.folder
+    src = source(pkg)
     shutil.copytree(src / "src", d / "src")
     pom = (src / "pom.xml").read_text(encoding="utf-8")
     group, artifact = _maven_artifact(pkg, version)
@@ -256,7 +266,7 @@ def _maven(pkg: Package, version: str, d: pathlib.Path) -> dict:
         raise BuildError(f"{group} is not a dependency of {src / 'pom.xml'}")
     (d / "pom.xml").write_text(pom, encoding="utf-8")
     _run(["mvn", "-q", "-B", "package"], d, "maven")
-    shipped = _shipped_spec(pkg.parser)
+    shipped = _shipped_spec(pkg)
     return {"command": list(shipped.command)}
 
 
@@ -264,7 +274,7 @@ _CARGO_DEP = {"url": "url", "idna": "idna"}
 
 
 def _crates(pkg: Package, version: str, d: pathlib.Path) -> dict:
-    src = ORACLES / pkg.folder
+    src = source(pkg)
     for name in ("Cargo.lock", "build.rs"):
         shutil.copy2(src / name, d / name)
     shutil.copytree(src / "src", d / "src")
@@ -283,7 +293,7 @@ def _crates(pkg: Package, version: str, d: pathlib.Path) -> dict:
 
 
 def _go(pkg: Package, version: str, d: pathlib.Path) -> dict:
-    src = ORACLES / pkg.folder
+    src = source(pkg)
     for f in [*src.glob("*.go"), src / "go.mod", src / "go.sum"]:
         shutil.copy2(f, d / f.name)
     env = {"GOTOOLCHAIN": "local", "GOFLAGS": "-mod=mod"}

@@ -5,6 +5,11 @@ package's coordinates there; ``folder`` is the shipped adapter's folder under ``
 (None for the in-process Python peers, whose adapter at another version is
 :mod:`urlwb.oracles.versions.pyadapter`). ``NO_REGISTRY`` gives, for every shipped oracle that ships with
 a runtime or a Debian package, why ``PARSER@VERSION`` cannot be asked of it.
+
+:data:`VALIDATORS` and :data:`VALIDATORS_NO_REGISTRY` are the same for ``urlwb ssrf``'s shipped
+validators (kind ``validator``, folders under ``urlwb/ssrf/validators/``) that this module's
+builds serve (Maven); they are kept apart from the parsers, so that ``--parsers jvm-guava@V``
+is no parser, and npm and PyPI validators are ``urlwb.ssrf.install``'s.
 """
 
 from __future__ import annotations
@@ -77,4 +82,15 @@ NO_REGISTRY: dict[str, str] = {
     "perl-uri": "comes from Debian's liburi-perl, not from a registry this command builds from",
     "chromium": "a browser from Debian's packages, not from a registry",
     "firefox": "a browser from Debian's packages, not from a registry",
+}
+
+#: shipped SSRF validators built at another release here (``urlwb ssrf --validator NAME@VERSION``)
+VALIDATORS: dict[str, Package] = {p.parser: p for p in [
+    Package("jvm-guava", "maven", "com.google.guava:guava", kind="validator", folder="jvm"),
+]}
+
+#: shipped SSRF validators without a registry version, and why
+VALIDATORS_NO_REGISTRY: dict[str, str] = {
+    "go-parseip": "ships with the Go toolchain (net.ParseIP; its version is the toolchain's, and this machine has one)",
+    "ipaddress": NO_REGISTRY["ipaddress"],
 }

@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-from urlwb import oracles
+from urlwb import corpus_store, oracles
 from urlwb.hunt import history
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -99,6 +99,21 @@ def _peer_signatures(text, loaded, base):
 
 def test_the_history_corpus_is_committed():
     assert len(_entries()) >= 4, "corpus/history/ holds the fixed findings of urlwb hunt PARSER@OLD"
+
+
+@pytest.mark.parametrize("path", _entries(), ids=lambda p: f"{p.parent.name}/{p.name[:12]}")
+def test_an_entry_names_its_releases_and_no_published_witness(path):
+    """What ``file_entry`` writes, and what a history must not be: a WPT input (published test
+    data) as its witness. ``confirmed_by`` is the changelog or advisory line a person read."""
+    entry = json.loads(path.read_text(encoding="utf-8"))
+    from urlwb.differential.generate import wpt_cases
+    assert entry["input"] not in {t for t, _ in wpt_cases()} and entry["in_wpt"] is False
+    assert entry["old"].startswith(entry["parser"] + "@") and entry["old_version"] != "?"
+    assert entry["new"].partition("@")[0] == entry["parser"] and entry["new_version"] != "?"
+    assert set(entry["answers"]) == {"engine", entry["old"], entry["new"]}
+    assert entry["answers"][entry["old"]] != entry["answers"]["engine"]
+    assert path.name == f"{corpus_store.sha1(entry['input'].encode('utf-8', 'surrogatepass'))}.json"
+    assert entry["confirmed_by"] is None or len(entry["confirmed_by"]) > 20
 
 
 @pytest.mark.parametrize("path", _entries(), ids=lambda p: f"{p.parent.name}/{p.name[:12]}")

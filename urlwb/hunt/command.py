@@ -1,6 +1,6 @@
 """``urlwb hunt PARSER``: coverage-guided fuzzing inside the parser under test, judged by the Standard.
 
-    urlwb hunt PARSER [--minutes M] [--seed S] [--generate N] [--no-judge] [--bench]
+    urlwb hunt PARSER [--minutes M] [--seed S] [--generate N] [--seeds wpt|grammar] [--no-judge] [--bench]
                       [--oracle NAME=py:package.module:function] [--instrument MODULE ...]
     urlwb hunt PARSER@OLD [--against PARSER@NEW] ...
 

@@ -62,6 +62,9 @@ def test_a_fixed_bug_is_found_minimized_and_filed(planted_releases, tmp_path, mo
 def test_swapped_releases_are_a_regression_and_one_release_is_still(planted_releases):
     h = history.compare("planted-new", "planted-old", "planted", SEEDS, HUNTED, log=lambda line: None)
     assert _kinds(h) == {"regressed"}
+    (regressed,) = h["changes"]
+    assert "~q" in regressed["minimized"] and len(regressed["minimized"]) < len(HUNTED[0])
+    assert "evil.example" in regressed["answers"]["planted-old"]   # the new release, here
     h = history.compare("planted-old", "planted-old", "planted", SEEDS, HUNTED, minimize=False,
                         log=lambda line: None)
     assert _kinds(h) == {"still"}
@@ -111,7 +114,8 @@ def test_an_entry_names_its_releases_and_no_published_witness(path):
     assert entry["old"].startswith(entry["parser"] + "@") and entry["old_version"] != "?"
     assert entry["new"].partition("@")[0] == entry["parser"] and entry["new_version"] != "?"
     assert set(entry["answers"]) == {"engine", entry["old"], entry["new"]}
-    assert entry["answers"][entry["old"]] != entry["answers"]["engine"]
+    old, std = entry["old"], "engine"
+    assert (entry["answers"][old], entry.get("records", {}).get(old)) != (entry["answers"][std], entry.get("records", {}).get(std))
     assert path.name == f"{corpus_store.sha1(entry['input'].encode('utf-8', 'surrogatepass'))}.json"
     assert entry["confirmed_by"] is None or len(entry["confirmed_by"]) > 20
 

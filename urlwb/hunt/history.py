@@ -14,7 +14,8 @@ release is then:
 
 A signature the new release shows on inputs the old one got right is a **regression**. Each fixed
 signature's shortest input is minimized (``urlwb.fuzzing.shrink``) with the predicate "the old
-release shows it, the new one agrees with the engine", and filed in ``corpus/history/PARSER/`` with
+release shows it, the new one agrees with the engine" (a regression's the other way round, not
+filed), and filed in ``corpus/history/PARSER/`` with
 both releases' answers and the engine's (:func:`file_entry`); ``tests/workbench/test_history.py``
 replays each entry: the shipped release still agrees with the engine, and (with ``--run-slow``,
 which builds the old release) the old one still shows its signature. Where the signature came
@@ -54,7 +55,8 @@ class Change:
     seen_in: str = "hunted"   # "seeds" when a seed input shows it too
     in_wpt: bool = False      # the minimized witness is an input of WPT's urltestdata/toascii
     minimized: str | None = None
-    answers: dict | None = None
+    answers: dict | None = None   # release -> its answer in one line (href, or failure, crash)
+    records: dict | None = None   # release -> its components, where the classes look
     filed: str | None = None
 
 
@@ -70,6 +72,14 @@ def _answer(rec) -> str:
         return f"host {host!r}, path {rec.path!r}"
     # the href, and the host where the href does not show it (a parser whose host and href part)
     return rec.href if host is None or host.lower() in rec.href.lower() else f"{rec.href} (host {host})"
+
+
+def _components(rec) -> dict | None:
+    """The parts the classes compare (an href alike can hide a path read as opaque)."""
+    if rec is None or rec.failure or rec.crash:
+        return None
+    return {k: getattr(rec, k, None) for k in ("scheme", "username", "password", "host", "port",
+                                               "path", "query", "fragment")}
 
 
 def _verdicts(res, name: str, base: str) -> dict[int, tuple[str, str, str | None]]:
@@ -118,15 +128,15 @@ def compare(old: str, new: str, base: str, seeds: list[str], hunted: list[str],
         elif b is not None:
             note("regressed", b, k)
     out = sorted(changes.values(), key=lambda c: (c.kind, c.signature))
-    fixed = [c for c in out if c.kind == "fixed"]
-    if fixed and minimize:
-        _minimize(fixed, old, new, base, log)
+    shown = [c for c in out if c.kind in ("fixed", "regressed")]
+    if shown and minimize:
+        _minimize(shown, old, new, base, log)
     return {"old": old, "new": new, "old_version": res.versions.get(old, "?"),
             "new_version": res.versions.get(new, "?"), "inputs": len(inputs),
             "changes": [dataclasses.asdict(c) for c in out]}
 
 
-def _minimize(fixed: list[Change], old: str, new: str, base: str, log) -> None:
+def _minimize(changes: list[Change], old: str, new: str, base: str, log) -> None:
     loaded, skipped = oracles.load(["engine", old, new])
     try:
         if len(loaded) < 3:
@@ -138,18 +148,23 @@ def _minimize(fixed: list[Change], old: str, new: str, base: str, log) -> None:
         def sigs(text: str) -> dict[str, str]:
             return disagreements(text, loaded, base)
 
-        for c in fixed:
-            def shows(text: str, c=c) -> bool:
+        for c in changes:
+            # fixed: the old release shows it and the new one agrees; a regression the reverse
+            wrong, right = (old, new) if c.kind == "fixed" else (new, old)
+
+            def shows(text: str, c=c, wrong=wrong, right=right) -> bool:
                 got = sigs(text)
-                return got.get(old) == c.signature and new not in got
+                return got.get(wrong) == c.signature and right not in got
             small = c.input
             if shows(small):
                 small = shrink(small, lambda batch: first_index(batch, shows), budget=MINIMIZE_BUDGET)
             c.minimized = small
             c.in_wpt = small in wpt
             text = oracles.to_usv(small)
-            c.answers = {name: _answer(loaded[name].parse(text, None)) for name in ("engine", old, new)}
-            log(f"urlwb hunt: fixed in {new}: {c.signature}: {small!r}")
+            recs = {name: loaded[name].parse(text, None) for name in ("engine", old, new)}
+            c.answers = {name: _answer(r) for name, r in recs.items()}
+            c.records = {name: _components(r) for name, r in recs.items()}
+            log(f"urlwb hunt: {'fixed in' if c.kind == 'fixed' else 'regressed in'} {new}: {c.signature}: {small!r}")
     finally:
         oracles.close_all(loaded)
 
@@ -190,7 +205,7 @@ def file_entry(parser: str, history: dict, change: dict, found_by: str) -> str |
         "class": classify.TITLES.get(change["cls"], change["cls"]), "cause": change["cause"],
         "old": history["old"], "old_version": history["old_version"],
         "new": history["new"], "new_version": history["new_version"],
-        "answers": change["answers"], "seen_in": change["seen_in"], "in_wpt": change["in_wpt"],
+        "answers": change["answers"], "records": change.get("records"), "seen_in": change["seen_in"], "in_wpt": change["in_wpt"],
         "found_by": found_by,
         "filed": corpus_store.now(),
         "confirmed_by": None,   # the changelog or advisory line, once a person has read it

@@ -81,7 +81,7 @@ def _history(h: dict | None) -> list[str]:
         if not rows:
             lines += ["none", ""]
             continue
-        if kind == "fixed":
+        if kind in ("fixed", "regressed"):
             lines += ["| signature | inputs | first shown by | minimized | in WPT | engine | old | new | filed |",
                       "|---|---|---|---|---|---|---|---|---|"]
             for c in rows:

@@ -11,6 +11,7 @@ versions cache) and must still show the entry's signature.
 
 from __future__ import annotations
 
+import functools
 import json
 import pathlib
 import sys
@@ -118,6 +119,24 @@ def test_an_entry_names_its_releases_and_no_published_witness(path):
     assert (entry["answers"][old], entry.get("records", {}).get(old)) != (entry["answers"][std], entry.get("records", {}).get(std))
     assert path.name == f"{corpus_store.sha1(entry['input'].encode('utf-8', 'surrogatepass'))}.json"
     assert entry["confirmed_by"] is None or len(entry["confirmed_by"]) > 20
+    # nor a seed of the hunt that found it, nor a dictionary token: minimized from what was hunted
+    assert entry["input"] not in _hunt_seeds(entry["found_by"])
+    assert entry["input"].encode("utf-8", "surrogatepass") not in _dictionary()
+
+
+@functools.lru_cache(maxsize=None)
+def _hunt_seeds(command: str) -> frozenset:
+    from urlwb.hunt import seeds
+    words = command.split()
+    value = lambda flag, default: words[words.index(flag) + 1] if flag in words else default
+    return frozenset(seeds.seed_inputs(int(value("--generate", "2000")), int(value("--seed", "0")),
+                                       value("--seeds", "wpt")))
+
+
+@functools.lru_cache(maxsize=None)
+def _dictionary() -> frozenset:
+    from test_spellings import dictionary_tokens
+    return frozenset(dictionary_tokens("url"))   # the hunts' dictionary: fuzzers/fuzz_url.dict
 
 
 @pytest.mark.parametrize("path", _entries(), ids=lambda p: f"{p.parent.name}/{p.name[:12]}")

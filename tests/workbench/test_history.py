@@ -71,6 +71,14 @@ def test_swapped_releases_are_a_regression_and_one_release_is_still(planted_rele
     assert _kinds(h) == {"still"}
 
 
+def test_a_release_that_cannot_start_is_said_not_raised(planted_releases):
+    from urlwb.hunt import report
+    oracles.configure(["planted-gone=py:no_such_module_of_urlwb:parse"], config=False)
+    h = history.compare("planted-old", "planted-gone", "planted", SEEDS, HUNTED, log=lambda line: None)
+    assert h["changes"] == [] and "planted-gone did not start" in h["skipped"]
+    assert "Not compared: planted-gone did not start" in "\n".join(report._history(h))
+
+
 def test_a_seed_input_showing_it_is_said(planted_releases):
     h = history.compare("planted-old", "planted-new", "planted", SEEDS + [HUNTED[0]], [],
                         minimize=False, log=lambda line: None)

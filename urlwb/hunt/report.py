@@ -72,6 +72,8 @@ KINDS = {"fixed": "fixed: the old release shows it, the new one agrees with the 
 def _history(h: dict | None) -> list[str]:
     if not h:
         return []
+    if h.get("skipped"):
+        return [f"## {h['old']} against {h['new']}", "", f"Not compared: {h['skipped']}.", ""]
     lines = [f"## {h['old']} ({h['old_version']}) against {h['new']} ({h['new_version']})", "",
              f"{h['inputs']:,} inputs (the seeds and what the fuzzer kept), each asked of the engine "
              f"and both releases.", ""]

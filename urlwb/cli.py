@@ -66,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="urlwb",
         description="url-workbench: fuzzing, properties and differentials for the WHATWG URL Standard",
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="subcommand", metavar="COMMAND")
     for name, (module, help_) in SUBCOMMANDS.items():
         p = sub.add_parser(name, help=help_, description=help_)
         try:
@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command is None:
+    if args.subcommand is None:
         parser.print_help()
         return 2
     if getattr(args, "_unavailable", None):
@@ -95,10 +95,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args._run(args) or 0)
     except UsageError as exc:
-        print(f"urlwb {args.command}: {exc}", file=sys.stderr)
+        print(f"urlwb {args.subcommand}: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"urlwb {args.command}: interrupted", file=sys.stderr)
+        print(f"urlwb {args.subcommand}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         # The reader went away (urlwb list | head): stop quietly, as a Unix filter does; the

@@ -3,6 +3,7 @@ for its author; list every oracle the workbench knows and whether it can run her
 
     urlwb oracle check './my-adapter --flag'     # any program speaking urlwb/oracles/PROTOCOL.md
     urlwb oracle check node                      # a shipped adapter, by its name
+    urlwb oracle check url-parse@1.4.0           # a shipped adapter built against another release
     urlwb oracle check jvm-guava                 # a shipped SSRF validator (kind "validator"), by its name
     urlwb oracle check --all                     # every shipped adapter and validator that is built
     urlwb oracle list
@@ -97,12 +98,19 @@ def run(args) -> int:
 
 def selected(args) -> list[manifests.Spec]:
     """The specs ``oracle check`` is asked about: ``--all`` (every shipped adapter, host oracle
-    and validator), one shipped name, or the user's command."""
+    and validator), one shipped name, ``PARSER@VERSION`` (that release's build, as ``urlwb diff``
+    builds it), or the user's command."""
     if args.all == bool(args.command):
         raise UsageError("give the adapter's command (or a shipped oracle's name), or --all")
     if args.all:
         specs = [e.spec for e in oracles.REGISTRY.values() if e.spec is not None and e.spec.source == "manifest"]
         specs += list(oracles.HOST_SPECS.values()) + list(oracles.VALIDATOR_SPECS.values())
+    elif len(args.command) == 1 and "@" in args.command[0] and " " not in args.command[0]:
+        # PARSER@VERSION: that release's build of the shipped adapter (built first if need be)
+        from urlwb.oracles.versions import names as versioned
+        name = versioned.register(args.command[0])
+        entry = oracles.REGISTRY.get(name)
+        specs = [oracles.HOST_SPECS.get(name) or entry.spec]
     elif len(args.command) == 1 and any(args.command[0] in names for names in
                                         (oracles.REGISTRY, oracles.HOST_SPECS, oracles.VALIDATOR_SPECS)):
         name = args.command[0]

@@ -27,6 +27,7 @@ import sys
 import time
 
 from urlwb import corpus_store, oracles
+from urlwb.oracles import manifests
 from urlwb.cliutil import add_seed, count_flag, seconds_flag
 from urlwb.errors import UsageError
 from urlwb.ssrf import catalog, fetchers, hunt, inputs, policy, regress, report
@@ -54,7 +55,7 @@ def add_arguments(p) -> None:
     p.add_argument("--no-file", action="store_true", help="file no regress entries")
     p.add_argument("--batch", type=int, default=hunt.BATCH, help="inputs per batch (default %(default)s)")
     p.add_argument("--guided-seconds", type=float, default=20.0, metavar="S",
-                   help="coverage-guided search (atheris) per Python validator, before the random phase; "
+                   help="coverage-guided search per Python validator (atheris) and npm validator (V8 block coverage, guided.mjs), before the random phase; "
                         "0: none (default %(default)s)")
 
 
@@ -189,10 +190,11 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped) -> int:
 
 def _guided(args, declared, validators, fetcher_oracles, seeds: list[str], lines_out: list[str]) -> list[str]:
     """Run :mod:`urlwb.ssrf.guided` for each Python validator (shipped ``validators`` and
-    ``ipaddress`` at any release, and ``py:`` ones) against the in-process fetchers, for
-    ``--guided-seconds`` each; the bypasses it reports, to be asked of everyone."""
+    ``ipaddress`` at any release, and ``py:`` ones) against the in-process fetchers, and
+    ``guided.mjs`` for each npm one (:func:`_guided_js`), for ``--guided-seconds`` each; the
+    inputs they report, to be asked of everyone."""
     here = [n for n, o in fetcher_oracles.items() if not getattr(o, "runs_apart", False)]
-    jobs = []
+    jobs, js = [], []
     for d in declared:
         if d.name not in validators:
             continue
@@ -200,10 +202,14 @@ def _guided(args, declared, validators, fetcher_oracles, seeds: list[str], lines
             jobs.append((d.name, d.target, {}))
         elif d.base in ("validators", "ipaddress"):
             jobs.append((d.name, d.base, {k: v for k, v in d.spec.env.items() if k == "URLWB_VALIDATOR_SITE"}))
-    if not jobs or not here:
-        return []
+        elif d.spec is not None and d.spec.command[:1] == ["node"] and d.spec.command[1].endswith("adapter.mjs"):
+            js.append(d)
     found: list[str] = []
     work = corpus_store.work_root() / "ssrf" / "guided"
+    for d in js:
+        found += _guided_js(args, d, seeds, work / d.name.replace("@", "-"), lines_out)
+    if not jobs or not here:
+        return found
     for name, target, env in jobs:
         folder = work / name.replace("@", "-")
         corpus = folder / "corpus"
@@ -237,6 +243,52 @@ def _guided(args, declared, validators, fetcher_oracles, seeds: list[str], lines
         lines_out.append(said)
         print("  " + said, flush=True)
     return found
+
+
+#: the npm validators' guided pass (V8 block coverage of the validator's package)
+GUIDED_JS = manifests.VALIDATORS_ROOT / "npm" / "guided.mjs"
+DICTIONARY = corpus_store.ROOT / "fuzzers" / "fuzz_url.dict"
+
+
+def _guided_js(args, d, seeds: list[str], folder: pathlib.Path, lines_out: list[str]) -> list[str]:
+    """``urlwb/ssrf/validators/npm/guided.mjs`` on one npm validator (the shipped adapter, or its
+    copy beside another release's packages) for ``--guided-seconds``: the inputs it allows,
+    every one to be asked of every fetcher."""
+    corpus = folder / "corpus"
+    corpus.mkdir(parents=True, exist_ok=True)
+    for s in seeds[:3000]:
+        data = s.encode("utf-8", "surrogatepass")
+        path = corpus / corpus_store.sha1(data)
+        if not path.exists():
+            path.write_bytes(data)
+    out = folder / "allowed.jsonl"
+    out.write_text("", encoding="utf-8")
+    adapter = pathlib.Path(d.spec.cwd or ".") / d.spec.command[1]
+    cmd = ["node", str(GUIDED_JS), str(adapter), d.spec.command[2], str(out), str(corpus),
+           str(int(args.guided_seconds)), str(getattr(args, "seed", 1) or 1), str(DICTIONARY)]
+    print(f"guided: {d.name} under V8 block coverage for {args.guided_seconds:g} s", flush=True)
+    try:
+        r = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                           timeout=args.guided_seconds + 120, cwd=adapter.parent)
+    except (subprocess.TimeoutExpired, OSError) as exc:
+        said = f"{d.name}: the guided run did not end ({type(exc).__name__})"
+        lines_out.append(said)
+        print("  " + said, flush=True)
+        return []
+    try:
+        stats = json.loads(r.stdout.strip().splitlines()[-1])
+    except (IndexError, ValueError):
+        said = f"{d.name}: the guided run failed (status {r.returncode}: {(r.stderr.strip().splitlines() or ['?'])[-1][:200]})"
+        lines_out.append(said)
+        print("  " + said, flush=True)
+        return []
+    inputs = [json.loads(x)["input"] for x in out.read_text(encoding="utf-8").splitlines() if x.strip()]
+    said = (f"{d.name}: {stats['execs']:,} executions in {args.guided_seconds:g} s, blocks of {stats['pkg']} "
+            f"{stats['version']} {stats['blocks_seeds']} -> {stats['blocks']}, {stats['kept']} inputs kept, "
+            f"{len(inputs)} allowed inputs sent on (V8 block coverage, guided.mjs)")
+    lines_out.append(said)
+    print("  " + said, flush=True)
+    return inputs
 
 
 def _shown(pol, dest) -> str:

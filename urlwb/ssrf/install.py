@@ -109,9 +109,11 @@ def install(name: str, version: str, adapter: pathlib.Path, progress=print) -> p
     if not VERSION.match(version):
         raise UsageError(f"--validator {name}@{version}: a version is an exact release such as 1.1.8")
     done = installed(name, version)
-    if done:
-        return done
     registry, package = PACKAGES[name]
+    if done:
+        if registry == "npm":
+            _same_adapter(adapter, done / adapter.name)
+        return done
     final = folder(package, version)
     final.parent.mkdir(parents=True, exist_ok=True)
     tmp = pathlib.Path(tempfile.mkdtemp(prefix=f".{version}.", dir=final.parent))
@@ -132,6 +134,17 @@ def install(name: str, version: str, adapter: pathlib.Path, progress=print) -> p
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
     return final
+
+
+def _same_adapter(shipped: pathlib.Path, copy: pathlib.Path) -> None:
+    """The copy of the adapter beside an installed release is the shipped one's: an install made
+    before the adapter changed gets the new one (written beside it, then renamed over it)."""
+    data = shipped.read_bytes()
+    if copy.is_file() and copy.read_bytes() == data:
+        return
+    tmp = copy.with_name(f".{copy.name}.{os.getpid()}")
+    tmp.write_bytes(data)
+    os.replace(tmp, copy)
 
 
 def versioned_spec(spec: manifests.Spec, name: str, version: str, where: pathlib.Path) -> manifests.Spec:

@@ -28,42 +28,57 @@ const VALIDATORS = {
   "is-localhost-ip": { pkg: "is-localhost-ip", reader: "whatwg" },
 };
 
-const name = process.argv[2];
-const chosen = VALIDATORS[name];
-if (!chosen) {
-  process.stderr.write(`usage: node adapter.mjs ${Object.keys(VALIDATORS).join("|")}\n`);
-  process.exit(2);
-}
-const mod = await import(chosen.pkg);
-const lib = mod.default ?? mod;
-const version = JSON.parse(fs.readFileSync(path.join(here, "node_modules", chosen.pkg, "package.json"), "utf8")).version;
-
-function hostname(input) {
-  const h = chosen.reader === "whatwg" ? new URL(input).hostname : url.parse(input).hostname;
-  if (h === null || h === undefined) throw new Error("no hostname");
-  return h.replace(/^\[(.*)\]$/, "$1");
-}
-
 const LOOKS_LIKE_IP = (h) => /^[0-9a-fA-F:.]+$/.test(h) || h.includes(":");
 
-async function judge(input) {
-  let host;
-  try {
-    host = hostname(input);
-  } catch (e) {
-    return { error: `hostname: ${e.message}` };
+// The validator NAME: { judge(input) -> {allow} | {error}, pkg, reader, version, folder } where
+// folder is the package's own folder (urlwb/ssrf/validators/npm/guided.mjs follows coverage there).
+export async function load(name) {
+  const chosen = VALIDATORS[name];
+  if (!chosen) throw new Error(`usage: node adapter.mjs ${Object.keys(VALIDATORS).join("|")}`);
+  const mod = await import(chosen.pkg);
+  const lib = mod.default ?? mod;
+  const folder = path.join(here, "node_modules", chosen.pkg);
+  const version = JSON.parse(fs.readFileSync(path.join(folder, "package.json"), "utf8")).version;
+  const net = await import("node:net");
+
+  function hostname(input) {
+    const h = chosen.reader === "whatwg" ? new URL(input).hostname : url.parse(input).hostname;
+    if (h === null || h === undefined) throw new Error("no hostname");
+    return h.replace(/^\[(.*)\]$/, "$1");
   }
-  try {
-    if (chosen.pkg === "ip") return { allow: !lib.isPrivate(host) };
-    if (chosen.pkg === "private-ip") return { allow: !lib(host) };
-    if (!(await import("node:net")).isIP(host) && !LOOKS_LIKE_IP(host)) {
-      return { error: "a name: is-localhost-ip would resolve it by DNS (not asked)" };
+
+  async function judge(input) {
+    let host;
+    try {
+      host = hostname(input);
+    } catch (e) {
+      return { error: `hostname: ${e.message}` };
     }
-    return { allow: !(await lib(host)) };
-  } catch (e) {
-    return { error: `${e.name}: ${e.message}` };
+    try {
+      if (chosen.pkg === "ip") return { allow: !lib.isPrivate(host) };
+      if (chosen.pkg === "private-ip") return { allow: !lib(host) };
+      if (!net.isIP(host) && !LOOKS_LIKE_IP(host)) {
+        return { error: "a name: is-localhost-ip would resolve it by DNS (not asked)" };
+      }
+      return { allow: !(await lib(host)) };
+    } catch (e) {
+      return { error: `${e.name}: ${e.message}` };
+    }
   }
+  return { judge, pkg: chosen.pkg, reader: chosen.reader, version, folder };
 }
+
+async function main() {
+const name = process.argv[2];
+let loaded;
+try {
+  loaded = await load(name);
+} catch (e) {
+  process.stderr.write(`${e.message}\n`);
+  process.exit(2);
+}
+const { judge, version } = loaded;
+const chosen = VALIDATORS[name];
 
 process.stdout.write(JSON.stringify({
   hello: "urlwb-oracle/1", name: process.env.URLWB_VALIDATOR_NAME || name, kind: "validator",
@@ -77,4 +92,10 @@ for await (const line of rl) {
   const req = JSON.parse(line);
   const answer = await judge(req.input);
   process.stdout.write(JSON.stringify({ id: req.id, ...answer }) + "\n");
+}
+}
+
+// Run as a program (the oracle), not when guided.mjs imports it for load().
+if (process.argv[1] && url.pathToFileURL(fs.realpathSync(process.argv[1])).href === import.meta.url) {
+  await main();
 }

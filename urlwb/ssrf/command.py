@@ -212,13 +212,7 @@ def _guided(args, declared, validators, fetcher_oracles, seeds: list[str], lines
         return found
     for name, target, env in jobs:
         folder = work / name.replace("@", "-")
-        corpus = folder / "corpus"
-        corpus.mkdir(parents=True, exist_ok=True)
-        for s in seeds[:3000]:
-            data = s.encode("utf-8", "surrogatepass")
-            path = corpus / corpus_store.sha1(data)
-            if not path.exists():
-                path.write_bytes(data)
+        corpus = _seed_corpus(folder, seeds)
         out = folder / "bypasses.jsonl"
         out.write_text("", encoding="utf-8")
         cmd = [sys.executable, "-m", "urlwb.ssrf.guided", target, str(out), str(corpus),
@@ -250,10 +244,8 @@ GUIDED_JS = manifests.VALIDATORS_ROOT / "npm" / "guided.mjs"
 DICTIONARY = corpus_store.ROOT / "fuzzers" / "fuzz_url.dict"
 
 
-def _guided_js(args, d, seeds: list[str], folder: pathlib.Path, lines_out: list[str]) -> list[str]:
-    """``urlwb/ssrf/validators/npm/guided.mjs`` on one npm validator (the shipped adapter, or its
-    copy beside another release's packages) for ``--guided-seconds``: the inputs it allows,
-    every one to be asked of every fetcher."""
+def _seed_corpus(folder: pathlib.Path, seeds: list[str]) -> pathlib.Path:
+    """``folder/corpus/``, one file per systematic input (the first 3,000), named by its SHA-1."""
     corpus = folder / "corpus"
     corpus.mkdir(parents=True, exist_ok=True)
     for s in seeds[:3000]:
@@ -261,6 +253,14 @@ def _guided_js(args, d, seeds: list[str], folder: pathlib.Path, lines_out: list[
         path = corpus / corpus_store.sha1(data)
         if not path.exists():
             path.write_bytes(data)
+    return corpus
+
+
+def _guided_js(args, d, seeds: list[str], folder: pathlib.Path, lines_out: list[str]) -> list[str]:
+    """``urlwb/ssrf/validators/npm/guided.mjs`` on one npm validator (the shipped adapter, or its
+    copy beside another release's packages) for ``--guided-seconds``: the inputs it allows,
+    every one to be asked of every fetcher."""
+    corpus = _seed_corpus(folder, seeds)
     out = folder / "allowed.jsonl"
     out.write_text("", encoding="utf-8")
     adapter = pathlib.Path(d.spec.cwd or ".") / d.spec.command[1]

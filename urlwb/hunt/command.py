@@ -44,7 +44,8 @@ DEFAULT_OUT = pathlib.Path("reports") / "hunt"
 
 def add_arguments(p) -> None:
     p.add_argument("parser", metavar="PARSER",
-                   help=f"the parser to hunt in ({', '.join(targets.huntable())}, or your own py: oracle)")
+                   help=f"the parser to hunt in ({', '.join(targets.huntable())}, or your own py: "
+                        f"oracle); PARSER@VERSION hunts inside another release")
     p.add_argument("--minutes", type=float, default=5.0, metavar="M",
                    help="minutes of fuzzing (default 5; fractions allowed)")
     p.add_argument("--seed", type=int, default=0, help="seed of the generated inputs, and libFuzzer's -seed is S+1 (default 0)")

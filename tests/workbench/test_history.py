@@ -91,22 +91,29 @@ def _entries():
 
 
 def _loaded(name, cache={}):
+    """The engine and ``name`` (a ``PARSER@VERSION`` built and registered first), started once;
+    (None, the reason) when it cannot be had here."""
     if name not in cache:
-        if "@" in name and name not in oracles.REGISTRY:
-            from urlwb.errors import UsageError
-            from urlwb.oracles.versions import names
-            try:
-                names.register(name)
-            except UsageError as exc:
-                cache[name] = (None, str(exc))
-                return cache[name]
+        from urlwb.errors import UsageError
+        from urlwb.oracles.versions import names
+        try:
+            names.resolve_names([name])
+        except UsageError as exc:
+            cache[name] = (None, str(exc))
+            return cache[name]
         loaded, skipped = oracles.load(["engine", name])
         cache[name] = (loaded if name in loaded else None, skipped.get(name))
     return cache[name]
 
 
-def _peer_signatures(text, loaded, base):
-    return history.disagreements(text, loaded, base)
+def _replayed(path, which: str) -> tuple[dict, dict]:
+    """The entry at ``path`` and, for its ``which`` release ("old" or "new"), every peer's
+    signature on its witness (skipped, with the reason, where that release is not available)."""
+    entry = json.loads(path.read_text(encoding="utf-8"))
+    loaded, why = _loaded(entry[which])
+    if loaded is None:
+        pytest.skip(f"{entry[which]} is not available: {why}")
+    return entry, history.disagreements(entry["input"], loaded, entry["parser"])
 
 
 def test_the_history_corpus_is_committed():
@@ -149,22 +156,14 @@ def _dictionary() -> frozenset:
 
 @pytest.mark.parametrize("path", _entries(), ids=lambda p: f"{p.parent.name}/{p.name[:12]}")
 def test_the_newer_release_still_agrees_with_the_standard(path):
-    entry = json.loads(path.read_text(encoding="utf-8"))
-    loaded, why = _loaded(entry["new"])
-    if loaded is None:
-        pytest.skip(f"{entry['new']} is not available: {why}")
-    got = _peer_signatures(entry["input"], loaded, entry["parser"])
+    entry, got = _replayed(path, "new")
     assert entry["new"] not in got, f"{entry['new']} disagrees again on {entry['input']!r}: {got}"
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", _entries(), ids=lambda p: f"{p.parent.name}/{p.name[:12]}")
 def test_the_old_release_still_shows_its_signature(path):
-    entry = json.loads(path.read_text(encoding="utf-8"))
-    loaded, why = _loaded(entry["old"])
-    if loaded is None:
-        pytest.skip(f"{entry['old']} is not available: {why}")
-    got = _peer_signatures(entry["input"], loaded, entry["parser"])
+    entry, got = _replayed(path, "old")
     assert got.get(entry["old"]) == entry["signature"], got
 
 

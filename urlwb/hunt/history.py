@@ -148,15 +148,12 @@ def _minimize(changes: list[Change], old: str, new: str, base: str, log) -> None
         from urlwb.differential.generate import wpt_cases
         wpt = {t for t, _ in wpt_cases()}
 
-        def sigs(text: str) -> dict[str, str]:
-            return disagreements(text, loaded, base)
-
         for c in changes:
             # fixed: the old release shows it and the new one agrees; a regression the reverse
             wrong, right = (old, new) if c.kind == "fixed" else (new, old)
 
             def shows(text: str, c=c, wrong=wrong, right=right) -> bool:
-                got = sigs(text)
+                got = disagreements(text, loaded, base)
                 return got.get(wrong) == c.signature and right not in got
             small = c.input
             if shows(small):

@@ -48,7 +48,7 @@ class Judge:
         self.judged = 0
         self.version = "?"
         self.skipped: str | None = None
-        #: the inputs the parser crashed on (its oracle's crash record), judged like the others
+        #: the seed inputs the parser crashed on (its oracle's crash record), judged like the others
         self.crashed: list[str] = []
         self._loaded = None
 
@@ -63,8 +63,9 @@ class Judge:
             return found
         self.version = res.versions.get(self.parser, self.version)
         self.judged += len(texts)
-        self.crashed += [texts[k] for k, rec in enumerate(res.records[self.parser])
-                         if rec is not None and rec.crash]
+        if source == "generated":   # the seeds: those the runner must not start from
+            self.crashed = [texts[k] for k, rec in enumerate(res.records[self.parser])
+                            if rec is not None and rec.crash]
         for f in res.findings:
             if f.b != self.parser or f.known is not None:
                 continue

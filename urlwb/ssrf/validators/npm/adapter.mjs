@@ -69,30 +69,29 @@ export async function load(name) {
 }
 
 async function main() {
-const name = process.argv[2];
-let loaded;
-try {
-  loaded = await load(name);
-} catch (e) {
-  process.stderr.write(`${e.message}\n`);
-  process.exit(2);
-}
-const { judge, version } = loaded;
-const chosen = VALIDATORS[name];
+  const name = process.argv[2];
+  let loaded;
+  try {
+    loaded = await load(name);
+  } catch (e) {
+    process.stderr.write(`${e.message}\n`);
+    process.exit(2);
+  }
+  const { judge, version, pkg, reader } = loaded;
 
-process.stdout.write(JSON.stringify({
-  hello: "urlwb-oracle/1", name: process.env.URLWB_VALIDATOR_NAME || name, kind: "validator",
-  validator: `${chosen.pkg} ${chosen.reader === "whatwg" ? "(new URL(input).hostname)" : "(url.parse(input).hostname)"}`,
-  parser: chosen.pkg, language: "JavaScript", version, family: "other",
-}) + "\n");
+  process.stdout.write(JSON.stringify({
+    hello: "urlwb-oracle/1", name: process.env.URLWB_VALIDATOR_NAME || name, kind: "validator",
+    validator: `${pkg} ${reader === "whatwg" ? "(new URL(input).hostname)" : "(url.parse(input).hostname)"}`,
+    parser: pkg, language: "JavaScript", version, family: "other",
+  }) + "\n");
 
-const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
-for await (const line of rl) {
-  if (!line) continue;
-  const req = JSON.parse(line);
-  const answer = await judge(req.input);
-  process.stdout.write(JSON.stringify({ id: req.id, ...answer }) + "\n");
-}
+  const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of rl) {
+    if (!line) continue;
+    const req = JSON.parse(line);
+    const answer = await judge(req.input);
+    process.stdout.write(JSON.stringify({ id: req.id, ...answer }) + "\n");
+  }
 }
 
 // Run as a program (the oracle), not when guided.mjs imports it for load().

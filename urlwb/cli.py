@@ -1,7 +1,8 @@
 """The ``urlwb`` command.
 
 Each subcommand lives in its own module, which defines ``add_arguments(parser)`` and
-``run(args) -> int``. Modules are imported only when their subcommand runs, so a broken or slow
+``run(args) -> int``. Modules are imported only when their subcommand runs (``urlwb --help``
+imports none), so a broken or slow
 part never stands in the way of the others. Usage errors exit with status 2 and a one-line message.
 
 The engine is the exception: it is the reference every differential compares against and the code
@@ -61,7 +62,10 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(2)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The ``urlwb`` parser. Every subcommand is listed with its one-line help, but only
+    ``only``'s module is imported and asked for its arguments (all of them when ``only`` is None,
+    as the tests that walk every subparser want): ``urlwb --help`` imports no command's module."""
     parser = _Parser(
         prog="urlwb",
         description="url-workbench: fuzzing, properties and differentials for the WHATWG URL Standard",
@@ -69,6 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="subcommand", metavar="COMMAND")
     for name, (module, help_) in SUBCOMMANDS.items():
         p = sub.add_parser(name, help=help_, description=help_)
+        if only is not None and name != only:
+            continue
         try:
             mod = importlib.import_module(module)
         except ImportError as exc:  # a part not built yet, or missing its dependency
@@ -79,12 +85,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _chosen(argv: list[str]) -> str:
+    """The subcommand named in ``argv`` (the first word that is one), or "" for none: the
+    top-level flags are only ``-h``/``--help``, so the first non-flag word is the command."""
+    for word in argv:
+        if not word.startswith("-"):
+            return word if word in SUBCOMMANDS else ""
+    return ""
+
+
 def main(argv: list[str] | None = None) -> int:
     if _ENGINE_UNAVAILABLE is not None:
         print(f"urlwb: the engine cannot be imported, and every command needs it ({_ENGINE_UNAVAILABLE})",
               file=sys.stderr)
         return 2
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(only=_chosen(argv))
     args = parser.parse_args(argv)
     if args.subcommand is None:
         parser.print_help()

@@ -111,3 +111,25 @@ def test_record_finding_dedup_and_atomic(tmp_path, monkeypatch):
     assert not [p for p in (tmp_path / "url" / "regress").iterdir() if p.name.startswith(".")]
     meta = corpus_store.load_sidecar(corpus_store.sidecar_path(first))
     assert meta["status"] == "open" and meta["invariant"] == "boom" and meta["sha1"] == first.name
+
+
+def test_help_imports_no_command_module():
+    """`urlwb --help` lists every command and imports none of their modules (issue 30: it used
+    to import 74 of the workbench's modules); `urlwb diff --help` imports diff's alone."""
+    import subprocess
+    import sys as _sys
+
+    from urlwb.cli import SUBCOMMANDS
+
+    probe = ("import sys\nfrom urlwb import cli\ntry:\n    cli.main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+             "print('MODULES', ' '.join(sorted(m for m in sys.modules if m.startswith('urlwb.'))))")
+    def imported(*argv):
+        out = subprocess.run([_sys.executable, "-c", probe, *argv], capture_output=True, text=True,
+                             timeout=60).stdout
+        line = [l for l in out.splitlines() if l.startswith("MODULES")][-1]
+        return set(line.split()[1:])
+    modules = {module for module, _ in SUBCOMMANDS.values()}
+    top = imported("--help")
+    assert not top & modules, top & modules
+    assert len(top) <= 5, top
+    assert imported("diff", "--help") & modules == {"urlwb.differential.command"}

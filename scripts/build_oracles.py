@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """``make oracles``: install and build every oracle adapter declared by a manifest
 (``urlwb/oracles/*/oracles.toml``, and the SSRF validators' ``urlwb/ssrf/validators/*/oracles.toml``;
-see ``urlwb/oracles/PROTOCOL.md``).
+see ``docs/oracle-protocol.md``).
 
 1. The Debian packages, decided by dpkg for every folder: each package of its ``apt`` that
    ``dpkg-query`` does not list as installed, and each package of its ``apt_for`` (the package

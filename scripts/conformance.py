@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""The README's conformance table, computed: every vendored conformance file run through the
+"""The conformance table of docs/engine.md, computed: every vendored conformance file run through the
 engine as its test harness runs it (``urlwb.measure.conformance``), counted, once on the fast parser
 (``engine.URL``) and once on the reference parser (``engine.reference.ReferenceURL``; "-" where a
 file does not run the URL parser). ``python scripts/conformance.py`` prints the Markdown table;
-``tests/workbench/test_readme.py`` checks that the README holds exactly this output.
+``tests/workbench/test_docs.py`` checks that docs/engine.md holds exactly this output.
 """
 
 from __future__ import annotations

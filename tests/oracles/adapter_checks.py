@@ -1,4 +1,4 @@
-"""Checks the adapters' own tests share (``urlwb/oracles/PROTOCOL.md``): start an oracle from its
+"""Checks the adapters' own tests share (``docs/oracle-protocol.md``): start an oracle from its
 folder's ``oracles.toml`` (or skip with the one-line reason that it is not built), the answer
 schema, the host each of ORACLES.md's nine probes gets, the protocol's hostile strings,
 pipelined requests matched by id, answers turned into ``Record``s.
@@ -22,7 +22,7 @@ from .adapter_driver import HOSTILE, PROBES, Adapter
 
 ORACLES = Path(__file__).resolve().parents[2] / "urlwb" / "oracles"
 
-#: The answer forms of PROTOCOL.md: exactly one of these keys besides "id" (components: "href").
+#: The answer forms of docs/oracle-protocol.md: exactly one of these keys besides "id" (components: "href").
 FORMS = ("href", "value", "error", "not_applicable", "crash", "api")
 
 #: A probe the parser rejects (ORACLES.md's ✗).

@@ -1,4 +1,4 @@
-"""A minimal client of the oracle protocol (``urlwb/oracles/PROTOCOL.md``) for the adapters' own
+"""A minimal client of the oracle protocol (``docs/oracle-protocol.md``) for the adapters' own
 tests: start an adapter, read its hello line, send requests pipelined, collect answers by id.
 
 It checks nothing beyond what it needs to work; the supervisor (``urlwb.oracles.supervisor``) is

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A deliberately broken oracle adapter, for the supervisor's tests and ``urlwb oracle check``'s.
 
-Without arguments it is a correct adapter of the protocol (``urlwb/oracles/PROTOCOL.md``) around
+Without arguments it is a correct adapter of the protocol (``docs/oracle-protocol.md``) around
 ``urllib.parse.urlsplit``. Each argument breaks it one way, ``MODE`` or ``MODE=TEXT`` (TEXT with
 Python escapes, e.g. ``crash=\\x00``): the misbehaviour happens on every input containing TEXT.
 

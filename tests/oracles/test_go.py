@@ -1,5 +1,5 @@
 """The Go adapters (``urlwb/oracles/go``): ``go-net-url`` (net/url) and ``go-idna``
-(golang.org/x/net/idna) over the oracle protocol (``urlwb/oracles/PROTOCOL.md``).
+(golang.org/x/net/idna) over the oracle protocol (``docs/oracle-protocol.md``).
 
 Skipped, with the reason, when the binary is not built (``make oracles``)."""
 

@@ -1,4 +1,4 @@
-"""The Java oracles (``urlwb/oracles/java``) through the oracle protocol (``urlwb/oracles/PROTOCOL.md``),
+"""The Java oracles (``urlwb/oracles/java``) through the oracle protocol (``docs/oracle-protocol.md``),
 each started with its manifest's command: the hello line, ORACLES.md's nine probes, the protocol's
 hostile strings, pipelining, a base per oracle, Guava's public suffixes and the network guard.
 

@@ -1,5 +1,5 @@
 """The Rust adapters (``urlwb/oracles/rust``): ``rust-url`` (the url crate) and ``rust-idna``
-(the idna crate) over the oracle protocol (``urlwb/oracles/PROTOCOL.md``), and the known
+(the idna crate) over the oracle protocol (``docs/oracle-protocol.md``), and the known
 deviations of ``rust-url`` (``urlwb/oracles/rust/deviations.py``) held to the running crate.
 
 Skipped, with the reason, when the binary is not built (``make oracles``)."""

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A deliberately broken validator (kind "validator" of urlwb/oracles/PROTOCOL.md), for the tests
+"""A deliberately broken validator (kind "validator" of docs/oracle-protocol.md), for the tests
 of ``urlwb.ssrf.validator``. Without arguments it is a correct, permissive validator: it allows
 every input whose ``urlsplit`` hostname is not the literal text ``127.0.0.1`` (so ``0x7f.1``
 gets through). Each ``MODE=TEXT`` argument misbehaves on inputs containing TEXT (backslash

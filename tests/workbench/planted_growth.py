@@ -1,4 +1,4 @@
-"""Planted parsers for the growth round's tests, as ``py:`` oracles (``PROTOCOL.md``): one
+"""Planted parsers for the growth round's tests, as ``py:`` oracles (``docs/oracle-protocol.md``): one
 quadratic on '@', one whose regex backtracks, one linear. Each reads scheme, userinfo, host and
 path the simple way; what differs is only how long it takes."""
 

@@ -1,4 +1,4 @@
-"""``urlwb oracle check`` on validators (kind ``validator``, urlwb/oracles/PROTOCOL.md,
+"""``urlwb oracle check`` on validators (kind ``validator``, docs/oracle-protocol.md,
 "Validators"): a shipped validator passes; each kind of breakage of the broken validator
 (tests/workbench/broken_validator.py) is a problem line and exit status 1."""
 

@@ -1,4 +1,4 @@
-"""The protocol's kind ``validator`` (urlwb/oracles/PROTOCOL.md, "Validators"): a validator that
+"""The protocol's kind ``validator`` (docs/oracle-protocol.md, "Validators"): a validator that
 crashes, hangs or answers out of schema is a finding on that input and the run goes on; the
 ``py:`` contract (bool; ValueError denies; anything else is a crash)."""
 

@@ -1,6 +1,6 @@
 """The oracle supervisor, manifests and ``urlwb oracle check``, against a deliberately broken
 adapter (``tests/oracles/broken_adapter.py``): each way an adapter goes wrong is reported as
-``urlwb/oracles/PROTOCOL.md`` says, and the run finishes."""
+``docs/oracle-protocol.md`` says, and the run finishes."""
 
 from __future__ import annotations
 

@@ -59,7 +59,7 @@ def add_arguments(p) -> None:
     p.add_argument("--no-hosts", action="store_true", help="skip the host-level oracles")
     p.add_argument("--oracle", action="append", default=[], metavar="NAME=CMD",
                    help="your own parser, always run: NAME=COMMAND (a program speaking "
-                        "urlwb/oracles/PROTOCOL.md) or NAME=py:package.module:function; also read "
+                        "docs/oracle-protocol.md) or NAME=py:package.module:function; also read "
                         "from [tool.urlwb.oracles] in urlwb.toml or pyproject.toml here")
     p.epilog = ("exit status: 0 when every parser answered every input (agreeing or not); 1 when "
                 "an oracle crashed (an undocumented exception, or its process died) or hung on "

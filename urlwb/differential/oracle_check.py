@@ -1,7 +1,7 @@
 """``urlwb oracle check CMD`` and ``urlwb oracle list``: validate an adapter of the oracle protocol
 for its author; list every oracle the workbench knows and whether it can run here.
 
-    urlwb oracle check './my-adapter --flag'     # any program speaking urlwb/oracles/PROTOCOL.md
+    urlwb oracle check './my-adapter --flag'     # any program speaking docs/oracle-protocol.md
     urlwb oracle check node                      # a shipped adapter, by its name
     urlwb oracle check url-parse@1.4.0           # a shipped adapter built against another release
     urlwb oracle check jvm-guava                 # a shipped SSRF validator (kind "validator"), by its name

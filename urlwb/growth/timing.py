@@ -13,7 +13,7 @@ Two timers, one contract (:meth:`time` of a text and a number of runs):
   text through the supervisor, minus a batch of the shape's tiny input (its piece once), over
   ``copies``: the round trip's fixed cost (the pipes, the JSON, the wake-ups) is taken out; what
   grows with the text's length (its JSON on both sides) is linear, so it cannot make a linear
-  parser look superlinear. The protocol has no timing field (``PROTOCOL.md``). A time below the
+  parser look superlinear. The protocol has no timing field (``docs/oracle-protocol.md``). A time below the
   round trip's noise (the spread of the tiny batches, or a tenth of one tiny round trip) is
   reported as that noise: a fast parser's time at n is not a ratio's near-zero denominator.
 """

@@ -62,7 +62,7 @@ def add_arguments(p) -> None:
     p.add_argument("--bench", action="store_true",
                    help="exec/s judged against --no-judge, M minutes each; nothing filed")
     p.add_argument("--oracle", action="append", default=[], metavar="NAME=py:MOD:FN",
-                   help="your own Python parser (a py: oracle, urlwb/oracles/PROTOCOL.md)")
+                   help="your own Python parser (a py: oracle, docs/oracle-protocol.md)")
     p.add_argument("--instrument", action="append", default=[], metavar="MODULE",
                    help="a module whose code guides the fuzzer (default: the parser's package)")
     p.add_argument("--every", type=float, default=15.0, metavar="S",

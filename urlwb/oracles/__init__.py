@@ -19,7 +19,7 @@ Each adapter catches exactly the exception types its parser documents for reject
 comes back as a record with ``crash`` set ("oracle crashed"), never swallowed. An adapter that
 cannot start (package or ``node`` missing) is skipped with a one-line reason.
 
-Parsers in other languages are programs speaking one JSON-lines protocol (``PROTOCOL.md``),
+Parsers in other languages are programs speaking one JSON-lines protocol (``docs/oracle-protocol.md``),
 declared by an ``oracles.toml`` in a folder here (:mod:`urlwb.oracles.manifests`) or by the user
 (``--oracle``, ``[tool.urlwb.oracles]``), and run by :mod:`urlwb.oracles.supervisor`.
 """
@@ -163,7 +163,7 @@ class Entry:
 
     In-process oracles name a module and a factory (called with a dict the oracles of one ``load``
     share); the others carry a :class:`~urlwb.oracles.manifests.Spec` (a subprocess speaking
-    ``PROTOCOL.md``, or a ``py:`` callable). ``family`` is updated from the hello line once the
+    ``docs/oracle-protocol.md``, or a ``py:`` callable). ``family`` is updated from the hello line once the
     oracle has started."""
 
     __slots__ = ("name", "family", "language", "module", "factory", "spec")

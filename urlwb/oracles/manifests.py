@@ -1,7 +1,7 @@
 """Where oracles outside the process are declared: the shipped adapters' ``oracles.toml``
 manifests, and the user's own (``--oracle NAME=...`` and ``[tool.urlwb.oracles]``).
 
-Protocol and manifest format: ``urlwb/oracles/PROTOCOL.md``. This module only reads
+Protocol and manifest format: ``docs/oracle-protocol.md``. This module only reads
 declarations into :class:`Spec` records and says why one cannot run (a command not on PATH, a
 build output missing); starting and feeding them is :mod:`urlwb.oracles.supervisor`'s job. It
 imports nothing else of the workbench, so that ``urlwb.oracles`` can read the manifests when it

@@ -1,4 +1,4 @@
-"""The messages of the oracle protocol (``urlwb/oracles/PROTOCOL.md``, ``urlwb-oracle/1``): the
+"""The messages of the oracle protocol (``docs/oracle-protocol.md``, ``urlwb-oracle/1``): the
 hello line, requests, and answers turned into :class:`~urlwb.oracles.Record`,
 :class:`~urlwb.oracles.host_answer.HostAnswer` and (kind ``validator``) :class:`Verdict`; and :class:`CallableOracle`, the same answers from a
 Python callable (``py:package.module:function``).
@@ -21,7 +21,7 @@ from urlwb.oracles.host_answer import HostAnswer
 VERSION = "urlwb-oracle/1"
 COMPONENTS = ("scheme", "username", "password", "host", "port", "path", "query", "fragment", "href")
 API = ("href", "protocol", "username", "password", "hostname", "port", "pathname", "search", "hash")
-#: kind "validator": a predicate on URLs (PROTOCOL.md, "Validators"), run by urlwb.ssrf.validator
+#: kind "validator": a predicate on URLs (docs/oracle-protocol.md, "Validators"), run by urlwb.ssrf.validator
 KINDS = ("url", "host", "validator")
 QUESTIONS = ("to-ascii", "ip", "public-suffix", "registrable-domain")
 #: the answer forms other than the components, each with a string

@@ -1,6 +1,6 @@
 """The supervisor: one child process per oracle outside the workbench, fed, timed and restarted.
 
-Protocol: ``urlwb/oracles/PROTOCOL.md``. Each child is started by :mod:`urlwb.children` (a
+Protocol: ``docs/oracle-protocol.md``. Each child is started by :mod:`urlwb.children` (a
 process group of its own, a parent-death signal, and the reaper that kills its group when the
 workbench dies), so that none outlives the workbench, however it dies; on a normal end its
 standard input is closed, it has ``EXIT_GRACE`` seconds to exit, and its group is killed. A child is fed by three threads of its

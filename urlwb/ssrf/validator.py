@@ -1,5 +1,5 @@
 """Validators: predicates on URLs (allow or deny), as programs speaking the oracle protocol's
-kind ``validator`` (``urlwb/oracles/PROTOCOL.md``, "Validators") under the supervisor, or as a
+kind ``validator`` (``docs/oracle-protocol.md``, "Validators") under the supervisor, or as a
 ``py:package.module:function`` in process.
 
 Every answer becomes a :class:`~urlwb.oracles.protocol.Verdict`, held to the schema by

@@ -1,4 +1,4 @@
-"""What the two browser adapters share: the protocol loop (``../PROTOCOL.md``, answers in the
+"""What the two browser adapters share: the protocol loop (``docs/oracle-protocol.md``, answers in the
 ``api`` form), the JavaScript that a browser evaluates over a batch, and a browser process that
 cannot outlive its adapter.
 
@@ -14,7 +14,7 @@ the reader keeps reading, so the supervisor's writer never waits on us.
 
 The requests reach the browser as JSON text (ASCII, every non-ASCII code unit a ``\\uXXXX``
 escape), parsed there by ``JSON.parse``: a lone surrogate arrives as a lone surrogate, and the
-browser's ``URL`` constructor does the USV conversion itself (PROTOCOL.md, "Where the USV
+browser's ``URL`` constructor does the USV conversion itself (docs/oracle-protocol.md, "Where the USV
 conversion happens"). The answers come back as one string of JSON made by ``JSON.stringify``,
 whose non-ASCII characters the script escapes too, so that no transport sees anything but ASCII.
 """

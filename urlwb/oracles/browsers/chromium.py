@@ -4,7 +4,7 @@ DevTools protocol on ``--remote-debugging-pipe``.
 https://url.spec.whatwg.org/#dom-url-url
 https://chromedevtools.github.io/devtools-protocol/ (Target, Runtime, Browser domains)
 
-Run as ``python chromium.py`` (the workbench's ``{python}``); speaks ``../PROTOCOL.md``. With
+Run as ``python chromium.py`` (the workbench's ``{python}``); speaks ``docs/oracle-protocol.md``. With
 ``--remote-debugging-pipe`` Chromium reads DevTools commands on its fd 3 and writes its replies on
 fd 4, each message a JSON object ended by a NUL byte. The adapter opens one blank page, attaches
 to it (a flat session), defines ``urlwbBatch`` there once, and then calls it with

@@ -4,7 +4,7 @@ Marionette (Firefox's own remote protocol; no geckodriver, which Debian does not
 https://url.spec.whatwg.org/#dom-url-url
 https://firefox-source-docs.mozilla.org/testing/marionette/Protocol.html
 
-Run as ``python firefox.py`` (the workbench's ``{python}``); speaks ``../PROTOCOL.md``. Firefox
+Run as ``python firefox.py`` (the workbench's ``{python}``); speaks ``docs/oracle-protocol.md``. Firefox
 starts with ``-headless -marionette -no-remote -profile DIR`` in a fresh profile whose ``user.js``
 turns off everything that would connect out (below) and sets ``marionette.port`` to 0: Firefox
 then picks a free port and writes it to ``DIR/MarionetteActivePort``. Marionette frames each

@@ -1,4 +1,4 @@
-/* libcurl's URL API behind the workbench's oracle protocol (../PROTOCOL.md, urlwb-oracle/1): one
+/* libcurl's URL API behind the workbench's oracle protocol (docs/oracle-protocol.md, urlwb-oracle/1): one
  * JSON request per line on stdin, one JSON answer per line on stdout, in the same order.
  *
  * https://curl.se/libcurl/c/curl_url_set.html, https://curl.se/libcurl/c/curl_url_get.html

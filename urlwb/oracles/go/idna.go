@@ -7,7 +7,7 @@ import (
 	"golang.org/x/net/idna"
 )
 
-// valueAnswer answers a host question (PROTOCOL.md, "Host questions").
+// valueAnswer answers a host question (docs/oracle-protocol.md, "Host questions").
 type valueAnswer struct {
 	ID    json.RawMessage `json:"id"`
 	Value string          `json:"value"`

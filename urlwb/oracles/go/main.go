@@ -1,4 +1,4 @@
-// Command urlwb-go speaks the workbench's oracle protocol (../PROTOCOL.md, "urlwb-oracle/1")
+// Command urlwb-go speaks the workbench's oracle protocol (docs/oracle-protocol.md, "urlwb-oracle/1")
 // for two Go parsers; its one argument picks which:
 //
 //	urlwb-go go-net-url   net/url: url.Parse, and base.ResolveReference(ref) for a base (kind url)

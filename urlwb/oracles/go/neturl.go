@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// urlAnswer is an accepted URL (PROTOCOL.md, "URL requests and answers"); a nil field is null,
+// urlAnswer is an accepted URL (docs/oracle-protocol.md, "URL requests and answers"); a nil field is null,
 // the protocol's "absent". Raw holds Go's own fields as they are, for debugging.
 type urlAnswer struct {
 	ID       json.RawMessage `json:"id"`

@@ -1,4 +1,4 @@
-// System.Uri on Mono behind the workbench's oracle protocol (../PROTOCOL.md, urlwb-oracle/1):
+// System.Uri on Mono behind the workbench's oracle protocol (docs/oracle-protocol.md, urlwb-oracle/1):
 // one JSON request per line on stdin, one JSON answer per line on stdout, in the same order.
 //
 // Without a base: Uri.TryCreate(input, UriKind.Absolute) (new Uri(input, UriKind.Absolute));

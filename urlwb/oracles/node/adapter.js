@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// url-workbench oracle adapter (urlwb/oracles/PROTOCOL.md, urlwb-oracle/1) for the URL parsers of
+// url-workbench oracle adapter (docs/oracle-protocol.md, urlwb-oracle/1) for the URL parsers of
 // Node: one process per oracle, chosen by the first argument.
 //
 //   node            Node's global URL (the ada bundled in Node)        family whatwg, "api" answers

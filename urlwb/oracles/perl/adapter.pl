@@ -1,5 +1,5 @@
 #!/usr/bin/perl
-# Perl's URI (liburi-perl) behind the workbench's oracle protocol (../PROTOCOL.md,
+# Perl's URI (liburi-perl) behind the workbench's oracle protocol (docs/oracle-protocol.md,
 # urlwb-oracle/1): one JSON request per line on stdin, one JSON answer per line on stdout, in the
 # same order.
 #

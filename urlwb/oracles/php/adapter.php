@@ -1,5 +1,5 @@
 <?php
-// PHP's parse_url behind the workbench's oracle protocol (../PROTOCOL.md, urlwb-oracle/1):
+// PHP's parse_url behind the workbench's oracle protocol (docs/oracle-protocol.md, urlwb-oracle/1):
 // one JSON request per line on stdin, one JSON answer per line on stdout, in the same order.
 //
 // parse_url (https://www.php.net/manual/en/function.parse-url.php) splits a string into its parts

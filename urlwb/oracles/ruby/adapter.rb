@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# Ruby's URI behind the workbench's oracle protocol (../PROTOCOL.md, urlwb-oracle/1): one JSON
+# Ruby's URI behind the workbench's oracle protocol (docs/oracle-protocol.md, urlwb-oracle/1): one JSON
 # request per line on stdin, one JSON answer per line on stdout, in the same order.
 #
 #   ruby adapter.rb rfc3986   URI::RFC3986_Parser (URI.parse's parser since Ruby 2.2)

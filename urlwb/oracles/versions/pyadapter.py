@@ -1,4 +1,4 @@
-"""An in-process Python peer at another version, behind the oracle protocol (PROTOCOL.md).
+"""An in-process Python peer at another version, behind the oracle protocol (docs/oracle-protocol.md).
 
     python -m urlwb.oracles.versions.pyadapter PARSER MODULE:CLASS KIND
 

@@ -1,4 +1,4 @@
-//! urlwb-rust speaks the workbench's oracle protocol (`../PROTOCOL.md`, "urlwb-oracle/1") for
+//! urlwb-rust speaks the workbench's oracle protocol (`docs/oracle-protocol.md`, "urlwb-oracle/1") for
 //! two Rust parsers; its one argument picks which:
 //!
 //! - `rust-url`: the `url` crate, `Url::parse(input)`, or with a base

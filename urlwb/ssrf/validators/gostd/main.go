@@ -1,5 +1,5 @@
 // Command urlwb-go-validator is the common Go SSRF check behind the oracle protocol, kind
-// "validator" (urlwb/oracles/PROTOCOL.md, "Validators"): url.Parse, then net.ParseIP of
+// "validator" (docs/oracle-protocol.md, "Validators"): url.Parse, then net.ParseIP of
 // u.Hostname(); an address is denied when IsPrivate, IsLoopback, IsLinkLocalUnicast,
 // IsLinkLocalMulticast or IsUnspecified; a host that is not an address (a name) is allowed, as
 // the shape does before its DNS step; url.Parse's error is "error".

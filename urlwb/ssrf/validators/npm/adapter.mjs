@@ -1,4 +1,4 @@
-// npm SSRF validators behind the oracle protocol, kind "validator" (urlwb/oracles/PROTOCOL.md,
+// npm SSRF validators behind the oracle protocol, kind "validator" (docs/oracle-protocol.md,
 // "Validators"): `node adapter.mjs NAME`, NAME one of VALIDATORS below. Each is the common shape
 // "read the URL's hostname, hand it to the package, deny what it flags":
 //   hostname: `new URL(input).hostname` (WHATWG), or legacy `url.parse(input).hostname` for the

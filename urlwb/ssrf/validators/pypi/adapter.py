@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Python SSRF validators behind the oracle protocol, kind "validator" (urlwb/oracles/PROTOCOL.md,
+"""Python SSRF validators behind the oracle protocol, kind "validator" (docs/oracle-protocol.md,
 "Validators"): ``python adapter.py NAME``.
 
 - ``validators``: PyPI validators' ``validators.url(input, private=False)`` (0.21 and later: a

@@ -18,7 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
- * The oracle protocol of ../../../../../PROTOCOL.md ({@code urlwb-oracle/1}) for the Java parsers:
+ * The oracle protocol of ../../../../docs/oracle-protocol.md ({@code urlwb-oracle/1}) for the Java parsers:
  * {@code java -jar build/urlwb-java-oracles.jar NAME}, one parser per process, chosen by NAME.
  *
  * <p>It writes the hello line, then reads one request per line and writes one answer per line, in

@@ -17,7 +17,7 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The common JVM SSRF check, kind "validator" (urlwb/oracles/PROTOCOL.md, "Validators"):
+ * The common JVM SSRF check, kind "validator" (docs/oracle-protocol.md, "Validators"):
  * {@code new URI(input).getHost()}; a host Guava's {@code InetAddresses.isUriInetAddress} reads as
  * an address (no lookup: {@code forUriString}) is denied when it is site-local, loopback,
  * link-local or the any-address; a name is allowed (the shape's DNS step is not taken); a

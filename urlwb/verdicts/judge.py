@@ -1,0 +1,301 @@
+"""The judge: one finding about one parser (or validator), held to that parser's own contract.
+
+Issue 25's rules, in the order they are applied:
+
+1. Under any contract, a **bug**: an exception its API does not document (``crash``), no answer
+   within the deadline (``hang``), super-linear time (``superlinear``), an answer that changes on
+   re-parse (``unstable``).
+2. A parser that declares the **URL Standard** (``whatwg-url``) is judged by the engine, which
+   passes every WPT url test: a reading other than the engine's is a bug of the parser, at the
+   step where they part; a hazard when the parser documents that deviation
+   (``contracts.toml`` ``deviations``).
+3. A parser that declares **RFC 3986, RFC 3987 or RFC 2396** is judged by
+   :mod:`urlwb.verdicts.rfc3986`: for a **valid** URI reference (the RFC's grammar) its reading
+   must give the RFC's components (Appendix B; §5.2 against a base; compared after §6.2's
+   normalizations), otherwise a bug at the first component that differs (§3.1 scheme, §3.2.1
+   userinfo, §3.2.2 host, §3.2.3 port, §3.3 path, §3.4 query, §3.5 fragment). An input that is
+   **not** a URI reference leaves the reading unconstrained by the spec: a hazard at most.
+   Rejecting a valid reference is a hazard (a scheme's own specification may restrict the generic
+   syntax, RFC 3986 §3.1 and e.g. RFC 9110 §4.2.1 for http).
+4. A parser with its **own** rules: a hazard (its documentation, when it says so, in
+   ``documented``), bugs only by rule 1.
+5. A **validator** that claims to validate URL syntax (``checks = "url-syntax"``) and accepts an
+   input that is not a URI reference of its spec breaks its contract: a bug (Django's
+   CVE-2021-32052 shape). One that only classifies a host's address is held to its own reading:
+   accepting a host it reads as private is a bug; accepting one a client reads elsewhere is a
+   hazard, with the validator -> client ``pairs`` where it bites.
+
+The component comparison is lenient where the adapters' documented mappings differ from the RFC's
+model (PROTOCOL.md, each manifest's ``quirks``): an undefined and an empty query or fragment, an
+empty and an absent userinfo, and percent-encoding choices (equal when percent-decoded) are not
+counted; an opaque URI's scheme-specific part sent as its path is recognised.
+
+``cause`` is the step where the readings part: the caller passes the differential's cause
+(:func:`urlwb.differential.classify.classify`, ``cause or cls``) when it has one; otherwise the
+first component that differs is the step.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import urllib.parse
+
+from urlwb.findings.record import verdict as make_verdict
+from urlwb.oracles import Record, contracts
+from urlwb.verdicts import rfc3986, upstream
+
+RFC_NAMES = {"rfc3986": "RFC 3986", "rfc3987": "RFC 3987", "rfc2396": "RFC 2396"}
+COMPONENTS = ("scheme", "userinfo", "host", "port", "path", "query", "fragment")
+
+#: the URL Standard's step for each cause (differential class ids and components)
+WHATWG_CLAUSES = {
+    "crash": "URL Standard: the basic URL parser returns a URL or failure, never an exception",
+    "scheme": "URL Standard: basic URL parser, steps 1-3 (leading and trailing C0 control or space stripped) and scheme state",
+    "whitespace": "URL Standard: basic URL parser, steps 1-3 (C0 control or space stripped; ASCII tab or newline removed)",
+    "slashes": "URL Standard: special authority ignore slashes state",
+    "backslash": "URL Standard: authority state (U+005C (\\) ends the authority of a special URL)",
+    "userinfo": "URL Standard: authority state (the last U+0040 (@) ends the userinfo)",
+    "pct-delimiter": "URL Standard: host parser, steps 4-5 (percent-decode, then forbidden domain code points)",
+    "scheme-mixup": "URL Standard: opaque-host parser (a non-special URL's host)",
+    "ipv4": "URL Standard: IPv4 parser (ends-in-a-number checker)",
+    "ipv6": "URL Standard: IPv6 parser",
+    "idna": "URL Standard: domain to ASCII",
+    "host": "URL Standard: host parser",
+    "port": "URL Standard: port state",
+    "path": "URL Standard: path state",
+    "query": "URL Standard: query state",
+    "fragment": "URL Standard: fragment state",
+    "query-fragment": "URL Standard: query state and fragment state",
+    "accept-reject": "URL Standard: basic URL parser (failure or a URL)",
+    "host-origin": "URL Standard: host parser",
+    "unstable": "URL Standard: URL serializer (serializing and reparsing gives the same URL)",
+}
+
+
+def _rfc_clause(spec: str, component: str) -> str:
+    return f"{RFC_NAMES[spec]} {rfc3986.CLAUSES.get(component, component)}"
+
+
+def _pct_same(a: str | None, b: str | None) -> bool:
+    """Equal after §6.2.2's percent-encoding normalization, or once fully percent-decoded (an
+    adapter's getter that decodes, an encoder that encodes more than it must)."""
+    a, b = a or "", b or ""
+    if rfc3986.normalize_pct(a) == rfc3986.normalize_pct(b):
+        return True
+    return urllib.parse.unquote(a) == urllib.parse.unquote(b)
+
+
+def _host_same(a: str | None, b: str | None) -> bool:
+    a, b = (a or "").lower(), (b or "").lower()
+    if a == b or _pct_same(a, b):
+        return True
+    try:
+        return ipaddress.ip_address(a.strip("[]").split("%")[0]) == ipaddress.ip_address(b.strip("[]").split("%")[0])
+    except ValueError:
+        return False
+
+
+def _record_userinfo(r: Record) -> str | None:
+    user, pw = r.username or "", r.password or ""
+    if not user and not pw:
+        return None
+    return user + (":" + pw if r.password is not None and pw != "" else "")
+
+
+def rfc_difference(spec: str, input: str, base: str | None, r: Record) -> tuple[str, str, str] | None:
+    """The first component where record ``r`` differs from the RFC's reading of the valid
+    ``input`` (against ``base``): (component, the RFC's, the parser's), or None when they agree."""
+    expected = rfc3986.resolve(base, input) if base is not None else rfc3986.components(input)
+    e = rfc3986.normalize(expected)
+    scheme = (r.scheme or "").lower() or None
+    port = r.port if r.port != rfc3986.DEFAULT_PORTS.get(scheme or "", -1) else None
+    registry_authority = (spec == "rfc2396" and base is None
+                          and rfc3986.host_kind(input, "rfc2396") == "reg-name")
+    checks = [("scheme", e.scheme, scheme, lambda a, b: a == b)]
+    if not registry_authority:   # RFC 2396 §3.2: a registry-based authority has no host
+        checks += [("userinfo", e.userinfo, _record_userinfo(r), lambda a, b: (a or "") == (b or "") or _pct_same(a, b)),
+                   ("host", e.host, r.host, lambda a, b: _host_same(a, b)),
+                   ("port", e.port, port, lambda a, b: a == b)]
+    path = rfc3986.normalize_pct(r.path or "")
+    opaque_ssp = expected.authority is None and expected.query is not None and \
+        _pct_same(path, (expected.path or "") + "?" + expected.query)
+    if not opaque_ssp:
+        exp_path = e.path
+        got_path = rfc3986.remove_dot_segments(path) if e.scheme is not None else path
+        if scheme in rfc3986.DEFAULT_PORTS and r.host is not None and got_path == "":
+            got_path = "/"
+        checks += [("path", exp_path, got_path, lambda a, b: _pct_same(a, b)),
+                   ("query", e.query, r.query, lambda a, b: _pct_same(a, b))]
+    checks += [("fragment", e.fragment, r.fragment, lambda a, b: _pct_same(a, b))]
+    for component, want, got, same in checks:
+        if not same(want, got):
+            return component, repr(want), repr(got)
+    return None
+
+
+def record_difference(a: Record, b: Record) -> str | None:
+    """The first component where two accepting records part (None when they agree)."""
+    if a.failure != b.failure:
+        return "accept-reject"
+    if a.failure:
+        return None
+    for component in COMPONENTS:
+        if component == "userinfo":
+            x, y = _record_userinfo(a), _record_userinfo(b)
+            if (x or "") != (y or "") and not _pct_same(x, y):
+                return "userinfo"
+            continue
+        x, y = getattr(a, component), getattr(b, component)
+        if component == "scheme":
+            x, y = (x or "").lower(), (y or "").lower()
+        if component == "host":
+            if not _host_same(x, y):
+                return "host"
+            continue
+        if component == "port":
+            dx = rfc3986.DEFAULT_PORTS.get((a.scheme or "").lower(), -1)
+            x, y = (None if x == dx else x), (None if y == dx else y)
+        if x != y and not (isinstance(x, str) and isinstance(y, str) and _pct_same(x, y)) \
+                and not (component in ("query", "fragment") and (x or "") == (y or "")):
+            return component
+    return None
+
+
+def judge(parser: str, input: str, base: str | None, parser_record: Record | None,
+          engine_record: Record | None = None, *, cause: str | None = None,
+          reparse_record: Record | None = None, superlinear: bool = False,
+          contract: contracts.Contract | None = None, family: str | None = None) -> dict | None:
+    """The verdict (urlwb.findings.record.verdict's shape) on ``parser``'s reading
+    ``parser_record`` of ``input`` (against ``base``), beside the engine's ``engine_record``;
+    None when there is nothing to judge (no crash, no hang, the records agree and the reading is
+    the one its spec gives). ``cause``: the differential's cause when the caller has one;
+    ``reparse_record``: the parser's reading of its own serialization; ``superlinear``: the caller
+    measured super-linear time."""
+    c = contract or contracts.contract(parser, family)
+
+    def done(kind, spec, clause, why, reason, documented=None):
+        return make_verdict(kind, spec, clause, why, documented=documented,
+                            upstream=upstream.find(parser, input, why), reason=reason)
+
+    rfc = c.spec in RFC_NAMES
+    spec_name = c.spec
+    # 1. under any contract
+    if parser_record is not None and parser_record.crash:
+        if parser_record.hung:
+            return done("bug", spec_name, "any contract: an answer within the deadline", "hang",
+                        f"{parser} gave no answer within its deadline: {parser_record.crash}")
+        clause = (WHATWG_CLAUSES["crash"] if c.spec == "whatwg-url" else
+                  f"{c.docs or 'its API'}: {c.says}" if c.says else "its API documents no such exception")
+        return done("bug", spec_name, clause[:500], "crash",
+                    f"{parser} raised what its API does not document: {parser_record.crash}")
+    if superlinear:
+        return done("bug", spec_name, "any contract: time linear in the input", "superlinear",
+                    f"{parser} takes super-linear time on inputs of this shape")
+    if reparse_record is not None and parser_record is not None and \
+            record_difference(parser_record, reparse_record) is not None:
+        part = record_difference(parser_record, reparse_record)
+        return done("bug", spec_name, "any contract: parsing a URL's serialization gives the same URL",
+                    "unstable", f"{parser}'s answer changes on re-parse of its own serialization ({part})")
+    if parser_record is None:
+        return None
+    # the step where the readings part, when the caller gave none
+    vs_engine = record_difference(parser_record, engine_record) if engine_record is not None else None
+    step = cause or vs_engine
+    # 2. the WHATWG family
+    if c.spec == "whatwg-url":
+        if vs_engine is None:
+            return None
+        dev = c.deviation(step)
+        clause = WHATWG_CLAUSES.get(step or "", "URL Standard: basic URL parser")
+        if dev is not None:
+            return done("hazard", spec_name, clause, step or vs_engine,
+                        f"{parser} documents this deviation from the URL Standard: {dev.says}", dev.url)
+        return done("bug", spec_name, clause, step or vs_engine,
+                    f"{parser} declares the URL Standard; the engine (which passes every WPT url "
+                    f"test) reads {input!r} otherwise, parting at {step or vs_engine}")
+    # 3. the RFCs
+    if rfc:
+        checked = rfc3986.check(input, c.spec)
+        base_ok = base is None or rfc3986.check(base, c.spec).valid
+        rfc_name = RFC_NAMES[c.spec]
+        if checked.valid and base_ok:
+            if parser_record.failure:
+                return done("hazard", spec_name, f"{rfc_name} §3.1 (a scheme's own specification may restrict the generic syntax)",
+                            step or "accept-reject",
+                            f"{parser} rejects {input!r}, a valid URI reference of {rfc_name}: the generic "
+                            "syntax allows it, a scheme's own rules may not")
+            diff = rfc_difference(c.spec, input, base, parser_record)
+            if diff is not None:
+                component, want, got = diff
+                dev = c.deviation(component)
+                if dev is not None and dev.cause != "any":
+                    return done("hazard", spec_name, _rfc_clause(c.spec, component), component,
+                                f"{parser} documents this reading: {dev.says}", dev.url)
+                return done("bug", spec_name, _rfc_clause(c.spec, component), component,
+                            f"{input!r} is a valid URI reference of {rfc_name}; its {component} is {want} "
+                            f"(Appendix B{', §5.2' if base else ''}, §6.2 normalization), {parser} reads {got}")
+            if vs_engine is None:
+                return None
+            expected = rfc3986.resolve(base, input) if base is not None else rfc3986.components(input)
+            if vs_engine in ("host", "userinfo", "port") and expected.authority is None:
+                clause = f"{rfc_name} §3 and §3.3 path (hier-part without \"//\": no authority)"
+            elif vs_engine == "host":
+                kind = rfc3986.host_kind(input, c.spec) if base is None else None
+                clause = _rfc_clause(c.spec, "host") + (f" ({kind}, kept as written)" if kind else "")
+            else:
+                clause = _rfc_clause(c.spec, vs_engine if vs_engine in rfc3986.CLAUSES else "path")
+            return done("hazard", spec_name, clause,
+                        step or vs_engine,
+                        f"{parser} reads {input!r} as {rfc_name} says (a valid URI reference); the URL "
+                        f"Standard reads it otherwise ({step or vs_engine}): a hazard when the two are mixed")
+        if vs_engine is None and cause is None:
+            return None
+        where = checked.where(input) if not checked.valid else f"the base {base!r} is not a URI"
+        dev = c.deviation(step)
+        return done("hazard", spec_name, f"{rfc_name} §4.1 URI-reference: not a URI reference ({where})",
+                    step or "unconstrained",
+                    f"{input!r} is not a URI reference of {rfc_name} (Appendix A grammar stops at {where}): "
+                    f"its reading is not constrained by the spec {parser} declares",
+                    dev.url if dev else None)
+    # 4. its own rules
+    if vs_engine is None and cause is None:
+        return None
+    dev = c.deviation(step)
+    clause = (f"{parser}'s own documentation: {dev.clause}" if dev else
+              f"{parser}'s own rules ({c.docs or 'no documentation declared'})")
+    return done("hazard", spec_name, clause[:500], step or "own-rules",
+                f"{parser} declares no URL spec; it reads {input!r} otherwise than the URL Standard "
+                f"({step})" + (f"; its documentation: {dev.says}" if dev else ""),
+                dev.url if dev else None)
+
+
+def judge_validator(validator: str, input: str, accepted: bool, *, host_private: bool | None = None,
+                    pairs: list[dict] | None = None, contract: contracts.Contract | None = None,
+                    cause: str | None = None) -> dict | None:
+    """The verdict on validator ``validator`` accepting (``accepted``) ``input``; None when it
+    rejected it (a validator that rejects breaks no contract here). ``host_private``: its own
+    reading of the host is a private, loopback or link-local address; ``pairs``: the validator ->
+    client pairs where it bites, each with what the client reached."""
+    if not accepted:
+        return None
+    c = contract or contracts.contract(validator, "validator", role="validator")
+    spec = c.spec if c.spec in (*RFC_NAMES, "whatwg-url", "own") else "own"
+    if c.checks == "url-syntax" and spec in RFC_NAMES:
+        checked = rfc3986.check(input, spec)
+        if not checked.valid:
+            return make_verdict(
+                "bug", spec, f"{RFC_NAMES[spec]} Appendix A: not a URI ({checked.where(input)})",
+                cause or "accept-invalid", documented=None,
+                upstream=upstream.find(validator, input, cause or "accept-invalid"),
+                reason=f"{validator} validates URLs ({c.docs}) and accepts {input!r}, which is not a "
+                       f"URI reference of {RFC_NAMES[spec]} (the grammar stops at {checked.where(input)})")
+    if host_private is None and pairs is None:
+        return None
+    if host_private:
+        return make_verdict("bug", spec, f"{validator}'s own contract: {c.says}"[:500],
+                            cause or "accepts-private", upstream=upstream.find(validator, input, cause),
+                            reason=f"{validator} accepts {input!r} although its own reading of the host is private")
+    return make_verdict("hazard", spec, f"{validator}'s own contract: {c.says}"[:500],
+                        cause or "host-differential", upstream=upstream.find(validator, input, cause),
+                        reason=f"{validator} follows its contract; a client reads the host of {input!r} otherwise",
+                        pairs=pairs if pairs is not None else [])

@@ -61,7 +61,7 @@ WHATWG_CLAUSES = {
     "ipv6": "URL Standard: IPv6 parser",
     "idna": "URL Standard: domain to ASCII",
     "host": "URL Standard: host parser",
-    "port": "URL Standard: port state",
+    "port": "URL Standard: port state, step 2 (after the digits only /, ?, # or, in a special URL, \\ may follow: otherwise port-invalid, failure)",
     "path": "URL Standard: path state",
     "query": "URL Standard: query state",
     "fragment": "URL Standard: fragment state",
@@ -72,8 +72,22 @@ WHATWG_CLAUSES = {
 }
 
 
+#: RFC 2396's own section numbers (RFC 3987 defines its IRI rules in §2.2 over RFC 3986's)
+_RFC2396_CLAUSES = {"scheme": "§3.1 scheme", "userinfo": "§3.2.2 server-based naming authority (userinfo)",
+                    "host": "§3.2.2 server-based naming authority (host)", "port": "§3.2.2 server-based naming authority (port)",
+                    "path": "§3.3 path", "query": "§3.4 query", "fragment": "§4.1 fragment identifier",
+                    "authority": "§3.2 authority"}
+#: where each spec defines a URI reference
+REFERENCE_CLAUSES = {"rfc3986": "RFC 3986 §4.1 URI-reference", "rfc3987": "RFC 3987 §2.2 IRI-reference",
+                     "rfc2396": "RFC 2396 §4 and Appendix A URI-reference"}
+
+
 def _rfc_clause(spec: str, component: str) -> str:
-    return f"{RFC_NAMES[spec]} {rfc3986.CLAUSES.get(component, component)}"
+    if spec == "rfc2396":
+        return f"RFC 2396 {_RFC2396_CLAUSES.get(component, component)}"
+    if spec == "rfc3987":
+        return f"RFC 3987 §2.2 i{component} (RFC 3986 {rfc3986.CLAUSES.get(component, component)})"
+    return f"RFC 3986 {rfc3986.CLAUSES.get(component, component)}"
 
 
 def _pct_same(a: str | None, b: str | None) -> bool:
@@ -85,9 +99,13 @@ def _pct_same(a: str | None, b: str | None) -> bool:
     return urllib.parse.unquote(a) == urllib.parse.unquote(b)
 
 
-def _host_same(a: str | None, b: str | None) -> bool:
+def _host_same(a: str | None, b: str | None, equivalence: bool = True) -> bool:
+    """Equal hosts: case-insensitively, an IP address in any spelling; with ``equivalence``
+    (RFC 3986 §6.2.2's: ``%65vil.com`` is ``evil.com``) also after percent-encoding
+    normalization. Two readings compared for a hazard are compared without it: a client that
+    resolves ``%65vil.com`` as written goes elsewhere than one that decodes it."""
     a, b = (a or "").lower(), (b or "").lower()
-    if a == b or _pct_same(a, b):
+    if a == b or (equivalence and _pct_same(a, b)):
         return True
     try:
         return ipaddress.ip_address(a.strip("[]").split("%")[0]) == ipaddress.ip_address(b.strip("[]").split("%")[0])
@@ -149,7 +167,7 @@ def record_difference(a: Record, b: Record) -> str | None:
         if component == "scheme":
             x, y = (x or "").lower(), (y or "").lower()
         if component == "host":
-            if not _host_same(x, y):
+            if not _host_same(x, y, equivalence=False):
                 return "host"
             continue
         if component == "port":
@@ -185,9 +203,11 @@ def judge(parser: str, input: str, base: str | None, parser_record: Record | Non
             return done("bug", spec_name, "any contract: an answer within the deadline", "hang",
                         f"{parser} gave no answer within its deadline: {parser_record.crash}")
         clause = (WHATWG_CLAUSES["crash"] if c.spec == "whatwg-url" else
-                  f"{c.docs or 'its API'}: {c.says}" if c.says else "its API documents no such exception")
-        return done("bug", spec_name, clause[:500], "crash",
-                    f"{parser} raised what its API does not document: {parser_record.crash}")
+                  f"{parser}'s API documentation ({c.docs}): no such exception documented" if c.docs
+                  else "its API documents no such exception")
+        return done("bug", spec_name, clause, "crash",
+                    f"{parser} raised what its API does not document: {parser_record.crash}"
+                    + (f"; its documentation says: {c.says}" if c.says else ""))
     if superlinear:
         return done("bug", spec_name, "any contract: time linear in the input", "superlinear",
                     f"{parser} takes super-linear time on inputs of this shape")
@@ -237,7 +257,10 @@ def judge(parser: str, input: str, base: str | None, parser_record: Record | Non
             if vs_engine is None:
                 return None
             expected = rfc3986.resolve(base, input) if base is not None else rfc3986.components(input)
-            if vs_engine in ("host", "userinfo", "port") and expected.authority is None:
+            registry = c.spec == "rfc2396" and base is None and rfc3986.host_kind(input, "rfc2396") == "reg-name"
+            if registry and vs_engine in ("host", "userinfo", "port"):
+                clause = "RFC 2396 §3.2 authority: a registry-based authority (reg_name, which admits '@' and ':') has no host"
+            elif vs_engine in ("host", "userinfo", "port") and expected.authority is None:
                 clause = f"{rfc_name} §3 and §3.3 path (hier-part without \"//\": no authority)"
             elif vs_engine == "host":
                 kind = rfc3986.host_kind(input, c.spec) if base is None else None
@@ -247,12 +270,13 @@ def judge(parser: str, input: str, base: str | None, parser_record: Record | Non
             return done("hazard", spec_name, clause,
                         step or vs_engine,
                         f"{parser} reads {input!r} as {rfc_name} says (a valid URI reference); the URL "
-                        f"Standard reads it otherwise ({step or vs_engine}): a hazard when the two are mixed")
+                        f"Standard reads it otherwise ({step or vs_engine}): a hazard when the two are mixed",
+                        c.docs)
         if vs_engine is None and cause is None:
             return None
         where = checked.where(input) if not checked.valid else f"the base {base!r} is not a URI"
         dev = c.deviation(step)
-        return done("hazard", spec_name, f"{rfc_name} §4.1 URI-reference: not a URI reference ({where})",
+        return done("hazard", spec_name, f"{REFERENCE_CLAUSES[c.spec]}: not a URI reference ({where})",
                     step or "unconstrained",
                     f"{input!r} is not a URI reference of {rfc_name} (Appendix A grammar stops at {where}): "
                     f"its reading is not constrained by the spec {parser} declares",

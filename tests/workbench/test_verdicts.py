@@ -179,3 +179,20 @@ def test_known_upstream_rows_match():
     assert row["state"] == "fixed" and "121962" in row["url"] and row["source"]
     assert upstream.find("okhttp", "http://[1:1:1:1:1:1:1::1]/", "crash") is None
     assert upstream.find("node-legacy-url@18", "x", "host")["state"] == "documented"
+
+
+def test_urlwb_verdict_judges_one_input_by_the_parsers_contract(capsys):
+    """``urlwb verdict`` with an in-process RFC 3986 parser: ``https:/x`` is a hazard under
+    RFC 3986 §3.3, documented by the contract's page; a misuse is one line, status 2."""
+    import json
+
+    from urlwb import cli
+
+    assert cli.main(["verdict", "https:/x", "--parser", "rfc3986"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["contract"]["spec"] == "rfc3986" and out["verdict"]["kind"] == "hazard"
+    assert "§3.3" in out["verdict"]["spec"]["clause"] and out["verdict"]["documented"] == out["contract"]["docs"]
+    for bad in ([], ["x"], ["--parser", "nosuch", "x"]):
+        assert cli.main(["verdict", *bad]) == 2
+        err = capsys.readouterr().err
+        assert len(err.strip().splitlines()) == 1 and "Traceback" not in err

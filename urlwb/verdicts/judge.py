@@ -258,7 +258,9 @@ def judge(parser: str, input: str, base: str | None, parser_record: Record | Non
                 return None
             expected = rfc3986.resolve(base, input) if base is not None else rfc3986.components(input)
             registry = c.spec == "rfc2396" and base is None and rfc3986.host_kind(input, "rfc2396") == "reg-name"
-            if registry and vs_engine in ("host", "userinfo", "port"):
+            if vs_engine == "accept-reject":
+                clause = f"{REFERENCE_CLAUSES[c.spec]} (a valid reference; the URL Standard returns failure)"
+            elif registry and vs_engine in ("host", "userinfo", "port"):
                 clause = "RFC 2396 §3.2 authority: a registry-based authority (reg_name, which admits '@' and ':') has no host"
             elif vs_engine in ("host", "userinfo", "port") and expected.authority is None:
                 clause = f"{rfc_name} §3 and §3.3 path (hier-part without \"//\": no authority)"
@@ -267,6 +269,9 @@ def judge(parser: str, input: str, base: str | None, parser_record: Record | Non
                 clause = _rfc_clause(c.spec, "host") + (f" ({kind}, kept as written)" if kind else "")
             else:
                 clause = _rfc_clause(c.spec, vs_engine if vs_engine in rfc3986.CLAUSES else "path")
+            dev = c.deviation(step)
+            if dev is not None and dev.cause != "any":
+                clause = f"{clause}; {dev.clause}"
             return done("hazard", spec_name, clause,
                         step or vs_engine,
                         f"{parser} reads {input!r} as {rfc_name} says (a valid URI reference); the URL "

@@ -196,3 +196,16 @@ def test_urlwb_verdict_judges_one_input_by_the_parsers_contract(capsys):
         assert cli.main(["verdict", *bad]) == 2
         err = capsys.readouterr().err
         assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_whatwg_parsers_are_compared_strictly():
+    """A WHATWG parser whose serialization differs only in spelling (``^`` where the Standard now
+    writes ``%5E``) still parts from the engine: kills a lenient comparison for the family whose
+    serializations are the Standard's."""
+    i = "http://x/^"
+    eng = ENGINE.parse(i)
+    older = eng._replace(path=eng.path.replace("%5E", "^"), href=eng.href.replace("%5E", "^"))
+    assert older != eng
+    whatwg = contracts.Contract("planted", "parser", "whatwg-url", None)
+    v = judge("planted", i, None, older, eng, contract=whatwg, known="predates ^ in the path set")
+    assert v["kind"] == "bug" and v["cause"] == "path" and "known deviation" in v["reason"]

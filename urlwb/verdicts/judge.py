@@ -151,12 +151,23 @@ def rfc_difference(spec: str, input: str, base: str | None, r: Record) -> tuple[
     return None
 
 
-def record_difference(a: Record, b: Record) -> str | None:
-    """The first component where two accepting records part (None when they agree)."""
+_STRICT = ("scheme", "username", "password", "host", "port", "path", "query", "fragment")
+
+
+def record_difference(a: Record, b: Record, strict: bool = False) -> str | None:
+    """The first component where two records part (None when they agree). ``strict``: every
+    field as serialized, as two WHATWG parsers are compared (their serializations are the
+    Standard's, so ``^`` and ``%5E`` or an empty and a null query differ); otherwise leniently
+    (spellings that mean the same URL are not counted)."""
     if a.failure != b.failure:
         return "accept-reject"
     if a.failure:
         return None
+    if strict:
+        for field in _STRICT:
+            if getattr(a, field) != getattr(b, field):
+                return "userinfo" if field in ("username", "password") else field
+        return "unstable" if a.href != b.href else None
     for component in COMPONENTS:
         if component == "userinfo":
             x, y = _record_userinfo(a), _record_userinfo(b)
@@ -182,13 +193,17 @@ def record_difference(a: Record, b: Record) -> str | None:
 def judge(parser: str, input: str, base: str | None, parser_record: Record | None,
           engine_record: Record | None = None, *, cause: str | None = None,
           reparse_record: Record | None = None, superlinear: bool = False,
-          contract: contracts.Contract | None = None, family: str | None = None) -> dict | None:
+          contract: contracts.Contract | None = None, family: str | None = None,
+          known: str | None = None) -> dict | None:
     """The verdict (urlwb.findings.record.verdict's shape) on ``parser``'s reading
     ``parser_record`` of ``input`` (against ``base``), beside the engine's ``engine_record``;
     None when there is nothing to judge (no crash, no hang, the records agree and the reading is
     the one its spec gives). ``cause``: the differential's cause when the caller has one;
     ``reparse_record``: the parser's reading of its own serialization; ``superlinear``: the caller
-    measured super-linear time."""
+    measured super-linear time; ``known``: the workbench's reason for a known deviation of this
+    parser (:func:`urlwb.differential.classify.known_deviation`), kept in the reason: a WHATWG
+    parser's known deviation is still its bug (an older release of the Standard, a lagging
+    dependency), the parser does not document it."""
     c = contract or contracts.contract(parser, family)
 
     def done(kind, spec, clause, why, reason, documented=None):
@@ -211,15 +226,16 @@ def judge(parser: str, input: str, base: str | None, parser_record: Record | Non
     if superlinear:
         return done("bug", spec_name, "any contract: time linear in the input", "superlinear",
                     f"{parser} takes super-linear time on inputs of this shape")
-    if reparse_record is not None and parser_record is not None and \
-            record_difference(parser_record, reparse_record) is not None:
-        part = record_difference(parser_record, reparse_record)
+    part = (record_difference(parser_record, reparse_record, strict=True)
+            if reparse_record is not None and parser_record is not None else None)
+    if part is not None:
         return done("bug", spec_name, "any contract: parsing a URL's serialization gives the same URL",
                     "unstable", f"{parser}'s answer changes on re-parse of its own serialization ({part})")
     if parser_record is None:
         return None
     # the step where the readings part, when the caller gave none
-    vs_engine = record_difference(parser_record, engine_record) if engine_record is not None else None
+    vs_engine = (record_difference(parser_record, engine_record, strict=c.spec == "whatwg-url")
+                 if engine_record is not None else None)
     step = cause or vs_engine
     # 2. the WHATWG family
     if c.spec == "whatwg-url":
@@ -232,7 +248,8 @@ def judge(parser: str, input: str, base: str | None, parser_record: Record | Non
                         f"{parser} documents this deviation from the URL Standard: {dev.says}", dev.url)
         return done("bug", spec_name, clause, step or vs_engine,
                     f"{parser} declares the URL Standard; the engine (which passes every WPT url "
-                    f"test) reads {input!r} otherwise, parting at {step or vs_engine}")
+                    f"test) reads {input!r} otherwise, parting at {step or vs_engine}"
+                    + (f"; a known deviation: {known}" if known else ""))
     # 3. the RFCs
     if rfc:
         checked = rfc3986.check(input, c.spec)

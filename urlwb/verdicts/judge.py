@@ -203,7 +203,9 @@ def judge(parser: str, input: str, base: str | None, parser_record: Record | Non
     measured super-linear time; ``known``: the workbench's reason for a known deviation of this
     parser (:func:`urlwb.differential.classify.known_deviation`), kept in the reason: a WHATWG
     parser's known deviation is still its bug (an older release of the Standard, a lagging
-    dependency), the parser does not document it."""
+    dependency), the parser does not document it. A deviation that is the engine's (its older
+    Unicode data, classify's ``_engine_unicode_version``) is no finding about the parser: callers
+    do not judge it."""
     c = contract or contracts.contract(parser, family)
 
     def done(kind, spec, clause, why, reason, documented=None):

@@ -209,3 +209,28 @@ def test_whatwg_parsers_are_compared_strictly():
     whatwg = contracts.Contract("planted", "parser", "whatwg-url", None)
     v = judge("planted", i, None, older, eng, contract=whatwg, known="predates ^ in the path set")
     assert v["kind"] == "bug" and v["cause"] == "path" and "known deviation" in v["reason"]
+
+
+def test_an_exception_the_documentation_leads_to_is_no_bug():
+    """Spring keeps URI template variables (``{}``) and throws IllegalStateException when an
+    unexpanded one is read: its contract's documented exception, a hazard; any other exception of
+    the same parser stays a bug."""
+    spring = contracts.contract("spring-uricomponents")
+    template = Record(False, crash="java.lang.IllegalStateException: The port contains a URI "
+                                   "variable but has not been expanded yet: {}")
+    v = judge("spring-uricomponents", "p://:{}", None, template, ENGINE.parse("p://:{}"), contract=spring)
+    assert v["kind"] == "hazard" and v["documented"]
+    other = Record(False, crash="java.lang.NullPointerException")
+    assert judge("spring-uricomponents", "p://:{}", None, other, None, contract=spring)["kind"] == "bug"
+
+
+def test_against_a_base_the_rfc_reading_is_section_5_2s():
+    """A relative reference resolved against a base: §5.2's target is the reading the RFC gives
+    (``../g`` against ``http://a/b/c/d;p?q`` is ``http://a/b/g``); a parser that loses the dot
+    segments' effect has a bug at §3.3."""
+    base, ref = "http://a/b/c/d;p?q", "../g"
+    right = record("http://a/b/g")
+    assert judge("planted", ref, base, right, ENGINE.parse(ref, base), contract=rfc_parser()) is None
+    wrong = record("http://a/b/c/g")
+    v = judge("planted", ref, base, wrong, ENGINE.parse(ref, base), contract=rfc_parser())
+    assert v["kind"] == "bug" and v["cause"] == "path" and "§3.3" in v["spec"]["clause"]

@@ -45,6 +45,8 @@ class Deviation:
     clause: str
     url: str
     says: str
+    #: for cause "crash": a substring of the exception's message this deviation covers
+    match: str | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -65,10 +67,18 @@ class Contract:
     def deviation(self, cause: str | None) -> Deviation | None:
         """The documented deviation for ``cause`` (an exact one first, then a blanket ``any``)."""
         for d in self.deviations:
-            if cause is not None and d.cause == cause:
+            if cause is not None and d.cause == cause and d.match is None:
                 return d
         for d in self.deviations:
             if d.cause == "any":
+                return d
+        return None
+
+
+    def documented_exception(self, message: str) -> Deviation | None:
+        """The documented deviation (cause ``crash``) whose ``match`` is in ``message``."""
+        for d in self.deviations:
+            if d.cause == "crash" and d.match and d.match in message:
                 return d
         return None
 
@@ -104,7 +114,7 @@ def _row(section: str, name: str, table: dict) -> Entry:
     client = table.get("client")
     if client is not None and client not in CLIENTS:
         raise ContractError(f"{where}: client must be one of {', '.join(CLIENTS)}")
-    deviations = tuple(Deviation(d["cause"], d["clause"], d["url"], d.get("says", ""))
+    deviations = tuple(Deviation(d["cause"], d["clause"], d["url"], d.get("says", ""), d.get("match"))
                        for d in table.get("deviations", []))
     contract = Contract(name, _SECTIONS[section], spec, table.get("docs"), table.get("says", ""),
                         table.get("source", ""), deviations, table.get("deprecated"),

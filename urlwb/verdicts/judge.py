@@ -219,6 +219,11 @@ def judge(parser: str, input: str, base: str | None, parser_record: Record | Non
         if parser_record.hung:
             return done("bug", spec_name, "any contract: an answer within the deadline", "hang",
                         f"{parser} gave no answer within its deadline: {parser_record.crash}")
+        documented = c.documented_exception(parser_record.crash)
+        if documented is not None:
+            return done("hazard", spec_name, documented.clause, "crash",
+                        f"{parser} raised an exception its documentation leads to: {parser_record.crash}; "
+                        f"{documented.says}", documented.url)
         clause = (WHATWG_CLAUSES["crash"] if c.spec == "whatwg-url" else
                   f"{parser}'s API documentation ({c.docs}): no such exception documented" if c.docs
                   else "its API documents no such exception")

@@ -208,7 +208,7 @@ def test_whatwg_parsers_are_compared_strictly():
     assert older != eng
     whatwg = contracts.Contract("planted", "parser", "whatwg-url", None)
     v = judge("planted", i, None, older, eng, contract=whatwg, known="predates ^ in the path set")
-    assert v["kind"] == "bug" and v["cause"] == "path" and "known deviation" in v["reason"]
+    assert v["kind"] == "bug" and v["cause"] == "path-encoding" and "known deviation" in v["reason"]
 
 
 def test_an_exception_the_documentation_leads_to_is_no_bug():
@@ -234,3 +234,28 @@ def test_against_a_base_the_rfc_reading_is_section_5_2s():
     wrong = record("http://a/b/c/g")
     v = judge("planted", ref, base, wrong, ENGINE.parse(ref, base), contract=rfc_parser())
     assert v["kind"] == "bug" and v["cause"] == "path" and "§3.3" in v["spec"]["clause"]
+
+
+def test_the_step_is_where_the_readings_part_not_an_ingredient_of_the_input():
+    """``s:/^@`` has an '@' (the differential's ingredient: userinfo) but a parser that leaves
+    '^' raw in the path parts from the engine at the path percent-encode set. Kills a judge that
+    takes the ingredient for the step."""
+    i = "s:/^@"
+    eng = ENGINE.parse(i)
+    older = eng._replace(path=eng.path.replace("%5E", "^"), href=eng.href.replace("%5E", "^"))
+    whatwg = contracts.Contract("planted", "parser", "whatwg-url", None)
+    v = judge("planted", i, None, older, eng, contract=whatwg, cause="userinfo")
+    assert v["cause"] == "path-encoding" and "path percent-encode set" in v["spec"]["clause"]
+    j = "http://a\\b@c/"   # a host difference behind a backslash: the ingredient is the step
+    moved = ENGINE.parse(j)._replace(host="b")
+    assert judge("planted", j, None, moved, ENGINE.parse(j), contract=whatwg, cause="backslash")["cause"] == "backslash"
+
+
+def test_where_the_standard_fails_the_step_is_its_validation_error():
+    """Rust url 2.5.8 accepts ``sc://h:1\\x``; the Standard fails it in the port state
+    (port-invalid), which the verdict names, not the input's first ingredient."""
+    i = "sc://h:1\\x"
+    accepted = Record(False, "sc", "", None, "h", 1, "/\\x", None, None, "sc://h:1/\\x")
+    whatwg = contracts.Contract("planted", "parser", "whatwg-url", None)
+    v = judge("planted", i, None, accepted, ENGINE.parse(i), contract=whatwg, cause="backslash")
+    assert v["kind"] == "bug" and v["cause"] == "port-invalid" and "port-invalid" in v["spec"]["clause"]

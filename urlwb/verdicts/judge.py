@@ -62,11 +62,15 @@ WHATWG_CLAUSES = {
     "idna": "URL Standard: domain to ASCII",
     "host": "URL Standard: host parser",
     "port": "URL Standard: port state, step 2 (after the digits only /, ?, # or, in a special URL, \\ may follow: otherwise port-invalid, failure)",
-    "path": "URL Standard: path state",
+    "path": "URL Standard: path state (single- and double-dot segments; U+005C a separator in a special URL)",
     "query": "URL Standard: query state",
     "fragment": "URL Standard: fragment state",
     "query-fragment": "URL Standard: query state and fragment state",
     "accept-reject": "URL Standard: basic URL parser (failure or a URL)",
+    "path-encoding": "URL Standard: path percent-encode set (path state: UTF-8 percent-encode c using it)",
+    "query-encoding": "URL Standard: query and special-query percent-encode sets (query state)",
+    "fragment-encoding": "URL Standard: fragment percent-encode set (fragment state)",
+    "userinfo-encoding": "URL Standard: userinfo percent-encode set (authority state)",
     "host-origin": "URL Standard: host parser",
     "unstable": "URL Standard: URL serializer (serializing and reparsing gives the same URL)",
 }
@@ -190,6 +194,57 @@ def record_difference(a: Record, b: Record, strict: bool = False) -> str | None:
     return None
 
 
+#: the components a differential cause (classify's ingredient or class) can move: a cause whose
+#: components do not include the one that differs is not the step where the readings part
+AFFECTS = {
+    "slashes": {"host", "userinfo", "port"}, "backslash": {"host", "userinfo", "port"},
+    "userinfo": {"userinfo", "host", "port"}, "pct-delimiter": {"host", "userinfo", "path", "query", "fragment"},
+    "scheme-mixup": {"host", "userinfo", "port"}, "ipv4": {"host"}, "ipv6": {"host"},
+    "idna": {"host"}, "port": {"port", "host"}, "path": {"path"},
+    "query-fragment": {"query", "fragment"},
+}
+
+
+def _encoding_only(a: Record, b: Record, component: str) -> bool:
+    """Whether two accepting records differ only in how ``component`` is percent-encoded."""
+    fields = ("username", "password") if component == "userinfo" else (component,)
+    for field in _STRICT:
+        x, y = getattr(a, field), getattr(b, field)
+        if field in fields:
+            if x is None or y is None or urllib.parse.unquote(x) != urllib.parse.unquote(y):
+                return False
+        elif x != y:
+            return False
+    return True
+
+
+def failure_step(input: str, base: str | None) -> str | None:
+    """The validation error with which the engine's basic URL parser returns failure on
+    ``input`` (against ``base``): the Standard's own name for the step (``host-missing``,
+    ``port-invalid``, ``domain-to-ASCII``...); None when it does not fail."""
+    import engine
+    try:
+        base_record = engine.basic_url_parse(base) if base is not None else None
+    except engine.Failure:
+        return "base-failure"
+    errors: list[str] = []
+    try:
+        engine.basic_url_parse(input, base_record, errors=errors)
+    except engine.Failure as exc:     # the engine's failure carries the validation error
+        return errors[-1] if errors else (str(exc) or None)
+    return None
+
+
+def whatwg_step(parser_record: Record, engine_record: Record, part: str, cause: str | None) -> str:
+    """The step where a WHATWG parser parts from the engine: a percent-encode set when only the
+    encoding of ``part`` differs; else ``cause`` when it can move ``part``; else ``part``."""
+    if part in ("path", "query", "fragment", "userinfo") and _encoding_only(parser_record, engine_record, part):
+        return f"{part}-encoding"
+    if cause is None or part in ("accept-reject", "unstable"):
+        return cause or part
+    return cause if part in AFFECTS.get(cause, {part}) else part
+
+
 def judge(parser: str, input: str, base: str | None, parser_record: Record | None,
           engine_record: Record | None = None, *, cause: str | None = None,
           reparse_record: Record | None = None, superlinear: bool = False,
@@ -244,12 +299,18 @@ def judge(parser: str, input: str, base: str | None, parser_record: Record | Non
     vs_engine = (record_difference(parser_record, engine_record, strict=c.spec == "whatwg-url")
                  if engine_record is not None else None)
     step = cause or vs_engine
+    # where the Standard fails what the parser accepts, its validation error names the step
+    failed_at = failure_step(input, base) if vs_engine == "accept-reject" and engine_record.failure else None
+    if failed_at is not None and c.spec != "whatwg-url":
+        step = failed_at
     # 2. the WHATWG family
     if c.spec == "whatwg-url":
         if vs_engine is None:
             return None
+        step = failed_at or whatwg_step(parser_record, engine_record, vs_engine, cause)
         dev = c.deviation(step)
-        clause = WHATWG_CLAUSES.get(step or "", "URL Standard: basic URL parser")
+        clause = (f"URL Standard: the {failed_at} validation error, where the basic URL parser returns failure"
+                  if failed_at else WHATWG_CLAUSES.get(step or "", "URL Standard: basic URL parser"))
         if dev is not None:
             return done("hazard", spec_name, clause, step or vs_engine,
                         f"{parser} documents this deviation from the URL Standard: {dev.says}", dev.url)

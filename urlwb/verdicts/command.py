@@ -137,7 +137,7 @@ def _node_search_params(text: str) -> list | str:
 
 
 #: the step where readings part, for a headline row with no record in corpus/differential/regress
-CAUSE_HINTS = {("rust-url", "sc://h:1\\x"): "port", ("node", "q=%FF\u4e3cscript\u4e3e"): "urlencoded"}
+CAUSE_HINTS = {("node", "q=%FF\u4e3cscript\u4e3e"): "urlencoded"}
 
 
 def filed_cause(parser: str, input: str) -> str | None:

@@ -259,3 +259,16 @@ def test_where_the_standard_fails_the_step_is_its_validation_error():
     whatwg = contracts.Contract("planted", "parser", "whatwg-url", None)
     v = judge("planted", i, None, accepted, ENGINE.parse(i), contract=whatwg, cause="backslash")
     assert v["kind"] == "bug" and v["cause"] == "port-invalid" and "port-invalid" in v["spec"]["clause"]
+
+
+def test_a_long_input_is_undecided_never_a_bug_from_validity():
+    """The grammar check is bounded (abnf is not linear on long repetitions): past
+    MAX_GRAMMAR_INPUT it answers undecided, and neither a parser nor a validator gets a bug from
+    validity alone."""
+    long = "http://example.com/" + "a" * rfc3986.MAX_GRAMMAR_INPUT
+    assert rfc3986.check(long).valid is None and not rfc3986.valid(long)
+    misread = record("http://example.com/a", host="evil.com")._replace(path="/" + "a" * rfc3986.MAX_GRAMMAR_INPUT)
+    v = judge("planted", long, None, misread, ENGINE.parse(long), contract=rfc_parser())
+    assert v["kind"] == "hazard" and "not judged" in v["spec"]["clause"]
+    django = contracts.Contract("django", "validator", "rfc3986", None, checks="url-syntax")
+    assert judge_validator("django", long + "\n", True, contract=django) is None

@@ -321,8 +321,16 @@ def judge(parser: str, input: str, base: str | None, parser_record: Record | Non
     # 3. the RFCs
     if rfc:
         checked = rfc3986.check(input, c.spec)
-        base_ok = base is None or rfc3986.check(base, c.spec).valid
+        base_check = rfc3986.check(base, c.spec) if base is not None else None
+        base_ok = base_check is None or base_check.valid is True
         rfc_name = RFC_NAMES[c.spec]
+        if checked.valid is None or (base_check is not None and base_check.valid is None):
+            if vs_engine is None and cause is None:
+                return None
+            return done("hazard", spec_name, f"{REFERENCE_CLAUSES[c.spec]}: not judged "
+                        f"(longer than {rfc3986.MAX_GRAMMAR_INPUT} code points)", step or "unconstrained",
+                        f"{input[:80]!r}... is too long for the grammar check: no claim that {parser} "
+                        f"breaks {rfc_name}; it reads it otherwise than the URL Standard ({step})")
         if checked.valid and base_ok:
             if parser_record.failure:
                 return done("hazard", spec_name, f"{rfc_name} §3.1 (a scheme's own specification may restrict the generic syntax)",
@@ -396,7 +404,7 @@ def judge_validator(validator: str, input: str, accepted: bool, *, host_private:
     spec = c.spec if c.spec in (*RFC_NAMES, "whatwg-url", "own") else "own"
     if c.checks == "url-syntax" and spec in RFC_NAMES:
         checked = rfc3986.check(input, spec)
-        if not checked.valid:
+        if checked.valid is False:
             return make_verdict(
                 "bug", spec, f"{RFC_NAMES[spec]} Appendix A: not a URI ({checked.where(input)})",
                 cause or "accept-invalid", documented=None,

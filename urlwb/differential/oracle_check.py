@@ -31,7 +31,7 @@ from collections import Counter
 from urlwb import oracles
 from urlwb.differential import generate
 from urlwb.errors import UsageError
-from urlwb.oracles import Unavailable, manifests, protocol, supervisor
+from urlwb.oracles import Unavailable, contracts, manifests, protocol, supervisor
 
 #: the protocol's hostile strings, each of which must come back as an answer (any answer)
 HOSTILE = [
@@ -129,6 +129,8 @@ def selected(args) -> list[manifests.Spec]:
 
 
 def list_oracles() -> int:
+    """One line per oracle (name, family, language, where declared, status), then its contract
+    (urlwb.oracles.contracts: the spec it declares and the documentation that says so)."""
     rows = [(n, e.family, e.language, e.spec) for n, e in oracles.REGISTRY.items()]
     rows += [(n, "host", s.language, s) for n, s in oracles.HOST_SPECS.items()]
     rows += [(n, "validator", s.language, s) for n, s in oracles.VALIDATOR_SPECS.items()]
@@ -140,6 +142,10 @@ def list_oracles() -> int:
                  else spec.source)
         status = f"skipped: {spec.skip}" if spec is not None and spec.skip else "ready"
         print(f"{name:<{width}} {fam:<9} {lang:<11} {where:<41} {status}")
+        role = {"host": "host", "validator": "validator"}.get(fam, "parser")
+        c = contracts.contract(name, fam, spec, role)
+        extra = f"; deprecated since {c.deprecated['since']}" if c.deprecated else ""
+        print(f"{'':<{width}}   contract: {c.spec} ({c.role}), {c.docs or 'no documentation declared'}{extra}")
     for error in oracles.MANIFEST_ERRORS + [f.error for f in oracles.VALIDATOR_FOLDERS if f.error]:
         print(f"manifest not read: {error}")
     return 0

@@ -1,7 +1,8 @@
 """Fetchers: a URL parser of ``urlwb.oracles.REGISTRY`` (kind ``url``), read as the client that
 connects where that parser's host says, through the resolver that client uses (:mod:`.resolvers`).
 
-The resolver of each, and why:
+The resolver of each is its contract's ``client`` (``urlwb/oracles/contracts.toml``, read by
+:mod:`urlwb.oracles.contracts`); a parser declared nowhere falls back to its family (below). Why:
 
 - ``go-net-url``: Go's ``net/http`` dials ``URL.Host`` through ``net.Dialer``, which tries
   ``net.ParseIP`` before any lookup: ``go``.
@@ -24,23 +25,21 @@ that kind connects to (:data:`FETCHED_SCHEMES`).
 from __future__ import annotations
 
 from urlwb import oracles
+from urlwb.oracles import contracts
 from urlwb.ssrf import resolvers
 from urlwb.ssrf.policy import Destination
 
-JAVA = ("java-url", "java-uri", "okhttp", "apache-httpclient5", "spring-uricomponents",
-        "spring-uricomponents-whatwg")
-GO = ("go-net-url",)
 WHATWG_FAMILY = "whatwg"
 #: schemes a fetcher connects for (a ``file:`` or ``javascript:`` URL opens no socket)
 FETCHED_SCHEMES = frozenset(("http", "https", "ws", "wss", "ftp", "gopher"))
 
 
 def resolver_of(name: str) -> str:
-    """The resolver (a key of :data:`resolvers.READERS`) of the fetcher ``name``."""
-    if name in GO:
-        return "go"
-    if name in JAVA:
-        return "java"
+    """The resolver (a key of :data:`resolvers.READERS`) of the fetcher ``name``: its
+    contract's ``client``, else ``whatwg`` for the WHATWG family and ``getaddrinfo`` otherwise."""
+    declared = contracts.client(name)
+    if declared is not None:
+        return declared
     entry = oracles.REGISTRY.get(name)
     if entry is not None and entry.family == WHATWG_FAMILY:
         return "whatwg"

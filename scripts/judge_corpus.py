@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Judge every differential sidecar (corpus/differential/regress/*.json with an input and one
+parser) by its parser's contract, with the real parsers: a tally of bugs and hazards and one line
+per record (kind, parser, input, clause, cause). Read-only: it writes nothing.
+
+    python scripts/judge_corpus.py
+
+The cause is the differential's (urlwb.differential.classify), the known deviation its reason;
+the verdict is urlwb.verdicts.judge's (issue 25). A parser that cannot start here is counted
+under ``skipped`` with its reason.
+"""
+import collections
+import glob
+import json
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from urlwb import oracles  # noqa: E402
+from urlwb.differential import classify  # noqa: E402
+from urlwb.verdicts.judge import judge  # noqa: E402
+
+
+def main() -> int:
+    records = [json.loads(pathlib.Path(f).read_text(encoding="utf-8"))
+               for f in sorted(glob.glob(str(ROOT / "corpus" / "differential" / "regress" / "*.json")))]
+    records = [r for r in records if r.get("input") is not None and r.get("parser") in oracles.REGISTRY]
+    started, skipped = oracles.load(["engine", *sorted({r["parser"] for r in records})])
+    tally, rows = collections.Counter(), []
+    try:
+        for r in records:
+            name, input, base = r["parser"], r["input"], r.get("base")
+            if name not in started:
+                tally["skipped"] += 1
+                continue
+            mine = started[name].parse_many([(oracles.to_usv(input), base)])[0]
+            engine = started["engine"].parse(input, base)
+            if mine is None:
+                tally["not applicable"] += 1
+                continue
+            family = oracles.REGISTRY[name].family
+            found = classify.classify(input, engine, mine, family != "whatwg")
+            known = classify.known_deviation(name, engine, mine, input, base)
+            if known and known.startswith("the engine's"):   # the engine's own deviation: no verdict on the parser
+                tally["the engine's deviation"] += 1
+                continue
+            v = judge(name, input, base, mine, engine, cause=(found.cause or found.cls) if found else None,
+                      family=family, known=known)
+            kind = v["kind"] if v else "none (the readings agree now)"
+            tally[kind] += 1
+            rows.append((kind, name, input, v["spec"]["clause"] if v else "", v["cause"] if v else ""))
+    finally:
+        oracles.close_all(started)
+    print(", ".join(f"{k}: {n}" for k, n in sorted(tally.items())) + f" (of {len(records)} records)")
+    for name, why in skipped.items():
+        print(f"skipped {name}: {why}")
+    for kind, name, input, clause, cause in sorted(rows):
+        print(f"{kind:<6} {name:<22} {input!r:<40} {cause:<14} {clause}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

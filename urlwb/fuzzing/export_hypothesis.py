@@ -28,6 +28,7 @@ from properties import machines, profiles, replay
 from urlwb import children, corpus_store
 from urlwb.fuzzing import signatures
 from urlwb.errors import UsageError
+from urlwb.findings import sidecar
 
 TARGET = "properties"
 _REPLAY = ("import sys; from properties import replay; "
@@ -129,7 +130,8 @@ def file_record(name: str, data: bytes, extra: dict, dry_run: bool = False) -> s
     kind = {"AssertionError": "invariant", "unreproducible": "unreproducible"}.get(exc_type,
                                                                                   "exception")
     path = corpus_store.record_finding(TARGET, data, signature=signatures.of_property(
-        name, exc_type, detail), kind=kind, detail=detail, extra={"property": name, **extra})
+        name, exc_type, detail), kind=kind, detail=detail, extra={"property": name, **extra},
+        shape=sidecar.shape)
     if path is None:
         return "known"
     print(f"filed {path}: {name}: {detail}"[:300])

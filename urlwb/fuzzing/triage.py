@@ -22,6 +22,7 @@ import sys
 from urlwb import corpus_store
 from urlwb.cliutil import add_minimize_seconds, add_targets, seconds_flag
 from urlwb.errors import UsageError
+from urlwb.findings import sidecar
 from urlwb.fuzzing.minimize import minimize as run_minimize
 from urlwb.fuzzing.minimize import shrink
 from urlwb.fuzzing.replay import replay
@@ -96,7 +97,7 @@ def triage_artifact(target: str, artifact: pathlib.Path, *, minimize: bool = Tru
     extra = {"artifact": artifact.name, "original_size": len(data), "size": len(small),
              "note": f"found by fuzz_{target}; {outcome.detail.splitlines()[0][:300] if outcome.detail else outcome.kind}"}
     entry = corpus_store.record_finding(target, small, outcome.signature, outcome.kind,
-                                        outcome.detail[:4000], extra=extra)
+                                        outcome.detail[:4000], extra=extra, shape=sidecar.shape)
     moved = _move(artifact, "triaged")
     return Triaged(target, moved, "new" if entry else "duplicate", outcome.signature, entry,
                    (len(data), len(small)))

@@ -13,9 +13,11 @@ the ratios measured.
 
 from __future__ import annotations
 
+import functools
 import pathlib
 
-from urlwb import corpus_store
+from urlwb import corpus_store, oracles
+from urlwb.findings import sidecar
 from urlwb.differential.run import decode_case, encode_case
 from urlwb.growth import shapes
 from urlwb.growth.measure import Point, Probe
@@ -57,7 +59,13 @@ def file(parser: str, version: str, language: str, p: Point, found: Point,
         "base": None,
     }
     return corpus_store.record_finding(TARGET, data, signature(parser, p), "timeout",
-                                       describe(parser, p), extra=extra)
+                                       describe(parser, p), extra=extra,
+                                       shape=functools.partial(sidecar.shape, family=_family(parser)))
+
+
+def _family(parser: str) -> str | None:
+    base = parser.partition("@")[0]
+    return oracles.family(base) if base in oracles.REGISTRY else None
 
 
 def entries() -> list[corpus_store.RegressEntry]:

@@ -34,6 +34,7 @@ from urlwb.differential import classify
 from urlwb.differential.run import diff
 from urlwb.fuzzing import signatures
 from urlwb.fuzzing.shrink import first_index, shrink
+from urlwb.findings import sidecar
 from urlwb.hunt.report import json_text
 
 #: what a minimization of one fixed signature may ask of the three parsers
@@ -210,6 +211,7 @@ def file_entry(parser: str, history: dict, change: dict, found_by: str) -> str |
         "filed": corpus_store.now(),
         "confirmed_by": None,   # the changelog or advisory line, once a person has read it
     }
+    entry = sidecar.shape(entry, family=oracles.family(parser) if parser in oracles.REGISTRY else None)
     path = folder / f"{corpus_store.sha1(data)}.json"
     corpus_store.atomic_write(path, (json_text(entry) + "\n").encode("utf-8"))
     return str(path)

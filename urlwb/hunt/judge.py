@@ -20,6 +20,7 @@ from urlwb.differential import classify
 from urlwb.fuzzing import signatures
 from urlwb.differential.run import diff, encode_case
 from urlwb.fuzzing.shrink import first_index, shrink
+from urlwb.findings import sidecar
 
 VERDICT = ("unreviewed (found by urlwb hunt): the engine's reading is the Standard's; whether "
            "{parser} documents its own reading is not yet checked")
@@ -131,7 +132,8 @@ class Judge:
             extra={"input": small, "base": None, "parser": self.parser,
                    "family": oracles.family(self.parser), "version": self.version,
                    "confusion": classify.confusion(f.cls, f.cause),
-                   "verdict": VERDICT.format(parser=self.parser), "found_by": self.found_by})
+                   "verdict": VERDICT.format(parser=self.parser), "found_by": self.found_by},
+            shape=sidecar.shape)
         if path is not None:
             f.filed = str(path)
             print(f"urlwb hunt: new finding {f.signature}: {short_repr(small)} -> {path}",

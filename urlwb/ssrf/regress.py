@@ -14,6 +14,7 @@ import hashlib
 import pathlib
 
 from urlwb import corpus_store
+from urlwb.findings import sidecar
 
 TARGET = "ssrf"
 
@@ -34,12 +35,14 @@ def file(validator: str, base: str | None, version: str, witness: str, fetchers:
     if path.exists() and corpus_store.sidecar_path(path).exists():
         return None
     shown = ", ".join(f"{f} connects to {d['destination']} ({d['category']})" for f, d in sorted(fetchers.items()))
-    meta = {"target": TARGET, "sha1": name, "signature": f"ssrf:{validator}@{version}:{name[:12]}",
+    asked = validator if validator.endswith(f"@{version}") else f"{validator}@{version}"
+    meta = {"target": TARGET, "sha1": name, "signature": f"ssrf:{asked}:{name[:12]}",
             "kind": "invariant",
             "invariant": f"{validator} {version} allows {witness!r}; {shown}"[:2000],
             "first_seen": corpus_store.now(), "status": "open", "note": "",
             "input": witness, "validator": validator, "validator_base": base, "validator_version": version,
             "deny": categories, "fetchers": fetchers}
+    meta = sidecar.shape(meta)
     corpus_store.atomic_write(path, witness.encode("utf-8", "surrogatepass"))
     corpus_store.write_sidecar(path, meta)
     return path

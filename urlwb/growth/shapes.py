@@ -79,6 +79,11 @@ SHAPES: tuple[Shape, ...] = (
     _shape("tabs in the path", "\t", "http://h/a", "b", "INSERTS", "PATHS"),
     _shape("scheme letters", "h", "", "ttp://h/", source="generate.SCHEMES ('http')"),
     _shape("percent %25", "%25", "http://h/", "", source="generate.INSERTS ('%') percent-encoded by itself"),
+    # -- the same pieces before an authority that does not parse: a regex that backtracks does so
+    # when its match fails at the end (every split of the run is tried), not when it succeeds
+    _shape("userinfo @, then a port :80x", "@", "http://", "h:80x/", source="generate.USERINFO ('@') and PORTS (':80x')"),
+    _shape("userinfo @, then a host %zz", "@", "http://", "%zz/", source="generate.USERINFO ('@') and HOSTS ('%zz')"),
+    _shape("host labels a., then a port :80x", "a.", "http://", "b:80x/", source="generate.HOSTS ('a.b.c') and PORTS (':80x')"),
     # -- the other kinds of scheme (https://url.spec.whatwg.org/#scheme-state): file, whose host
     # and path states are its own; opaque paths (data:, javascript:, mailto:), which a parser
     # often hands to a regex of its own (a data: URL's media type, a mailto: list of addresses);

@@ -71,6 +71,20 @@ def exponential(input: str, base: str | None = None) -> dict:
     return linear(input, base)
 
 
-for _f in (linear, quadratic_at, backtracking, linear_slow, exponential):
+#: a data: URL's media type and parameters, then ';base64,': the parameters' run is read by the
+#: lazy '[^,]*?' and the '(;...)*' both, every split tried when ';base64,' is not there
+_DATA_BASE64 = re.compile(r"^data:[^,]*?(?:;[\w-]+=[\w-]+)*;base64,")
+
+
+def data_redos(input: str, base: str | None = None) -> dict:
+    """Linear on every URL but a data: one, whose media type it matches with a backtracking
+    regex (normalize-url 4.5.0's kind of bug: issue 27); an opaque path, read the simple way."""
+    if input.startswith("data:"):
+        _DATA_BASE64.match(input)
+        return _answer("data", "", None, input[5:], input)
+    return linear(input, base)
+
+
+for _f in (linear, quadratic_at, backtracking, linear_slow, exponential, data_redos):
     _f.version = "planted"
     _f.base = False

@@ -9,6 +9,8 @@ filed into a temporary corpus (``URLWB_CORPUS``).
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from urlwb import corpus_store, oracles
@@ -25,7 +27,7 @@ SLASHES = shapes.BY_NAME["path slashes"]
 def planted(tmp_path, monkeypatch):
     monkeypatch.setenv("URLWB_CORPUS", str(tmp_path / "corpus"))
     names = oracles.configure([f"{n}=py:planted_growth:{f}" for n, f in (
-        ("quad", "quadratic_at"), ("bt", "backtracking"), ("lin", "linear_slow"), ("expo", "exponential"))],
+        ("quad", "quadratic_at"), ("bt", "backtracking"), ("lin", "linear_slow"), ("expo", "exponential"), ("data", "data_redos"))],
         config=False)
     yield names
     for n in names:
@@ -100,6 +102,8 @@ def test_the_campaign_round_reports_within_its_budget(planted, tmp_path):
 @pytest.mark.parametrize("argv", [
     ["growth", "--lengths", "5"], ["growth", "--lengths", "10,15"], ["growth", "--shapes", "nope"],
     ["growth", "--parsers", "nosuch"], ["growth", "--runs", "0"],
+    ["growth", "--shape", "data:,"], ["growth", "--shape", "{x:a}{x:b}"], ["growth", "--shape", "data:,{x}"],
+    ["growth", "--piece", "a"], ["growth", "--parsers", "nosuch@1.0"],
 ])
 def test_usage_errors_are_one_line_and_exit_2(argv, capsys):
     assert main(argv) == 2
@@ -111,3 +115,50 @@ def test_every_shape_names_where_its_piece_comes_from():
     for s in shapes.SHAPES:
         assert s.source.startswith(("generate.", "properties.")), s
         assert s.piece in s.make(3) and s.make(3).count(s.piece) >= 3
+
+
+# -- every kind of scheme, the user's shapes, the parser's own times (issue 27) ------------------
+
+DATA_PARAMS = shapes.BY_NAME["data: parameters ;a=b"]
+
+
+def test_the_shapes_cover_every_kind_of_scheme():
+    starts = [s.make(2) for s in shapes.SHAPES]
+    for kind in ("http:", "file:", "data:", "javascript:", "mailto:"):
+        assert any(x.startswith(kind) for x in starts), kind
+    assert any(not re.match(r"^[a-z]+:", x) for x in starts)   # no scheme at all
+
+
+def test_a_redos_in_a_data_url_is_found_on_the_data_shape_only(planted):
+    """The planted data: ReDoS (quadratic here) at 250 and 1,000 parameters: flagged on the
+    shipped data: shape, linear on an http: one; scale 4, where the engine-relative limit (20)
+    is out of reach of a quadratic parser (16) and the parser's own growth (n^2 > n^1.6) is what
+    flags it."""
+    res = survey(["data"], count=250, scale=4, runs=2, shapes=[DATA_PARAMS, AT], file=False,
+                 minimize=False, log=lambda _: None)
+    (row,) = res.rows
+    verdicts = {p.shape.name: p.verdict for p in row.points}
+    assert verdicts[DATA_PARAMS.name] == "superlinear", [(p.shape.name, p.verdict, p.ratio) for p in row.points]
+    assert not row.points[1].flagged
+    assert [f.found.shape.name for f in row.findings] == [DATA_PARAMS.name]
+
+
+def test_the_user_s_shape_is_measured(planted, tmp_path, capsys):
+    status = main(["growth", "--parsers", "data", "--shape", "data:text/plain{x:;a=b},x",
+                   "--shape", "http://{x}h/", "--piece", "@", "--lengths", "250,1000", "--runs", "2",
+                   "--no-file", "--out", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert status == 1, err
+    assert "superlinear: data" in err and "'yours: data:text/plain{x:;a=b},x'" in err
+    assert "yours: http://{x}h/" not in err   # measured, linear
+    assert "yours: http://{x}h/ ('@')" in (tmp_path / "report.md").read_text()
+
+
+def test_own_growth_flags_where_the_engine_is_itself_superlinear():
+    """The engine at ratio 30 on a shape (limit 90 against it): a parser at 50 grows as n^1.7
+    on its own times, and is flagged; one at 30 (the engine's own n^1.5) is not."""
+    from urlwb.growth.measure import Point, Thresholds
+    th = Thresholds()
+    assert Point(AT, 100, 10, 1e-3, 5e-2, 1e-4, 3e-3).judge(th) == "superlinear"
+    assert Point(AT, 100, 10, 1e-3, 3e-2, 1e-4, 3e-3).judge(th) == "linear"
+    assert Thresholds(own_exponent=99).limit(30.0) == 90.0

@@ -452,8 +452,11 @@ def test_a_dictionary_without_a_spellings_token_misses_it():
     ("the lone-surrogate mutation", lambda mp: mp.setattr(generate, "MUTATIONS", [
         m for m in generate.MUTATIONS if m is not generate._lone_surrogate]),
      [x.name for x in sp.LONE_SURROGATES.spellings]),
-    ("the ES code points of BIDI_CLASS_EXAMPLES", lambda mp: mp.delitem(
-        sp.BIDI_CLASS_EXAMPLES, "ES"), ["ES in a label of a Bidi domain name"]),
+    # and the port ':-1', whose '-' (ES) joins a file URL's host, which has no port: with
+    # generate._authority_spelling, seed 1 spells 'FILE:\\/user@١中.١中:-1' once
+    ("the ES code points of BIDI_CLASS_EXAMPLES", lambda mp: (mp.delitem(
+        sp.BIDI_CLASS_EXAMPLES, "ES"), mp.setattr(generate, "PORTS", [p for p in generate.PORTS if "-" not in p])),
+     ["ES in a label of a Bidi domain name"]),
 ])
 def test_the_generator_without_a_spellings_production_misses_it(monkeypatch, production, remove,
                                                                  lost):

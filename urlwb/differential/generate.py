@@ -65,11 +65,65 @@ def load_wpt(name: str) -> list:
 
 
 def assemble(rng: random.Random) -> str:
-    """A URL from the grammar's parts, each chosen at random."""
+    """A URL from the grammar's parts, each chosen at random (the userinfo one of ``USERINFO``
+    or, a third of the time, built by :func:`userinfo_text`)."""
     scheme = rng.choice(SCHEMES)
-    return "".join([scheme + ":" if scheme else "", rng.choice(SLASHES), rng.choice(USERINFO),
+    userinfo = rng.choice(USERINFO) if rng.random() < 2 / 3 else userinfo_text(rng)
+    return "".join([scheme + ":" if scheme else "", rng.choice(SLASHES), userinfo,
                     host_text(rng), rng.choice(PORTS), path_text(rng), rng.choice(QUERIES),
                     rng.choice(FRAGMENTS)])
+
+
+# -- the authority's own spellings ---------------------------------------------------------------
+#
+# https://url.spec.whatwg.org/#authority-state: the userinfo ends at the LAST '@' before the
+# authority's end ('/', '?', '#', and '\' in a special URL); every earlier '@' is percent-encoded
+# into the userinfo, whose username ends at its first ':'. So the Standard reads several '@' (with
+# an empty userinfo, or an empty password, between them), '[' and ']' (which elsewhere open and
+# close an IPv6 host) and '\' (which ends a special URL's authority, and only there) inside the
+# userinfo, each as one more code point of it. A parser that ends the userinfo at the first '@',
+# or looks for an IPv6 host from the first '[', or ends the authority at '/' only, reads another
+# host. These pieces are the generator's own small alphabet: a userinfo is words of one or two
+# letters, never a host name, so that a host read from inside the userinfo is always a
+# confusion and never a copy of a published witness (tests/workbench/test_generate_reach.py).
+
+#: the words a userinfo is made of: none, a username, a username and a password, colons alone
+USERINFO_WORDS = ("", "", "u", "u:p", ":", "a:", ":b", "u:p:q")
+#: code points another part of the authority ends or begins at, put inside the userinfo
+USERINFO_DELIMITERS = ("[", "]", "\\", "[]", "][", "/", "?", "#", ":")
+
+
+def userinfo_text(rng: random.Random) -> str:
+    """A userinfo ending in '@', of one to three segments, each a word of ``USERINFO_WORDS``
+    then, half the time, a delimiter of ``USERINFO_DELIMITERS`` before or after the word, then
+    one '@' or two (an empty userinfo between them)."""
+    out = []
+    for _ in range(rng.choice((1, 1, 2, 3))):
+        word = rng.choice(USERINFO_WORDS)
+        if rng.random() < 0.5:
+            d = rng.choice(USERINFO_DELIMITERS)
+            word = d + word if rng.random() < 0.3 else word + d
+        out.append(word + rng.choice(("@", "@", "@@")))
+    return "".join(out)
+
+
+def _authority_spelling(rng, s):
+    """The authority of ``s`` (after its '//' or the scheme's ':') given a userinfo of
+    :func:`userinfo_text`, or a backslash where the authority begins, inside it, or where its
+    host ends, or an empty userinfo and host before a path that spells a host name."""
+    i = s.find("//")
+    start = i + 2 if i >= 0 else (s.find(":") + 1 if 0 < s.find(":") < 12 else 0)
+    j = start
+    while j < len(s) and s[j] not in "/\\?#":
+        j += 1
+    kind = rng.randrange(4)
+    if kind < 2:
+        host = s[start:j].rpartition("@")[2]
+        return s[:start] + userinfo_text(rng) + host + s[j:]
+    if kind == 2:
+        at = rng.choice((start, j, rng.randint(start, j)))
+        return s[:at] + "\\" + s[at:]
+    return s[:start] + rng.choice(("@", ":@", "@@")) + rng.choice(("/", "\\", "//")) + rng.choice(HOSTS[:6]) + s[j:]
 
 
 # -- hosts and paths that reach the Standard's special spellings ------------------------------
@@ -288,7 +342,7 @@ def _tail(rng, s):
 
 
 MUTATIONS = [_swap_slash, _slash_count, _userinfo, _encode_delimiter, _insert, _host, _idna_dot,
-             _scheme, _tail, _forbidden_in_host, _lone_surrogate]
+             _scheme, _tail, _forbidden_in_host, _lone_surrogate, _authority_spelling]
 
 
 def generate(n: int, seed: int = 0) -> Iterator[tuple[str, str | None]]:

@@ -181,6 +181,22 @@ def _length(res: DiffResult, idx: int) -> tuple:
     return len(inp) + len(base or ""), inp
 
 
+def _headline(res: DiffResult, idxs, a: str, b: str) -> int:
+    """The input a table heads a cell with: the shortest on which ``a`` and ``b`` both accept
+    the input as a URL a client fetches and read two different hosts (a host confusion:
+    :func:`classify.host_read`), else the shortest on which they merely differ. The shortest
+    difference alone is a poor headline: in the userinfo class it was ``sc://@/`` (an empty
+    userinfo of a non-special URL) where a second '@' sent two parsers to two hosts (issue 27)."""
+    idxs = set(idxs)
+    confused = [i for i in idxs if _host_confusion(res, i, a, b)]
+    return min(confused or idxs, key=lambda i: _length(res, i))
+
+
+def _host_confusion(res: DiffResult, idx: int, a: str, b: str) -> bool:
+    ha, hb = classify.host_read(res.records[a][idx]), classify.host_read(res.records[b][idx])
+    return ha is not None and hb is not None and ha != hb
+
+
 def _md_cell(s: str, n: int = 80) -> str:
     return "`" + short(s, n).replace("`", "'").replace("|", "\\|") + "`"
 
@@ -223,8 +239,10 @@ def _confusion_matrix(res: DiffResult, w: _Witnesses) -> list[str]:
     out = ["## Confusion matrix: parser × kind of confusion", "",
            f"Inputs on which the parser reads otherwise than {ref} (the Standard), by the kind of "
            "confusion behind the difference (for a different host or a rejection, the "
-           "ingredient of the input that caused it); each cell: the count, and the shortest "
-           "witness, linked to every parser's answer on it. Known, documented deviations are "
+           "ingredient of the input that caused it); each cell: the count, and its headline "
+           "witness, linked to every parser's answer on it: the shortest input on which the two "
+           "read different hosts (marked \"hosts differ\"), else the shortest that differs at "
+           "all. Known, documented deviations are "
            "left out (see below).", ""]
     if not columns:
         return out + ["No disagreement.", ""]
@@ -237,7 +255,9 @@ def _confusion_matrix(res: DiffResult, w: _Witnesses) -> list[str]:
                 row.append("")
                 continue
             unique = set(idxs)
-            row.append(f"{len(unique)}: {w.link(res, min(unique, key=lambda i: _length(res, i)), 24)}")
+            head = _headline(res, unique, ref, name)
+            mark = " (hosts differ)" if _host_confusion(res, head, ref, name) else ""
+            row.append(f"{len(unique)}: {w.link(res, head, 24)}{mark}")
         out.append(f"| **{name}** | {language(name)} | " + " | ".join(row) + " |")
     out += ["", "Kinds: " + "; ".join(f"**{c}**: {classify.TITLES.get(c, 'anything else')}"
                                       for c in columns) + ".", ""]
@@ -338,7 +358,8 @@ def _witness_rows(res: DiffResult) -> dict[tuple[str, str, str], list[Finding]]:
             groups[f.cls, f.a, f.b].append(f)
     out = {}
     for k, fs in groups.items():
-        fs.sort(key=lambda f: _length(res, f.index))
+        # host confusions first (see _headline), each group shortest first
+        fs.sort(key=lambda f: (f.a == f.b or not _host_confusion(res, f.index, f.a, f.b), _length(res, f.index)))
         uniq, seen = [], set()
         for f in fs:
             if f.index not in seen:
@@ -400,7 +421,9 @@ def markdown(res: DiffResult, title: str = "Differential report", note: str = ""
         out += ["", "## Known deviations (tagged, not re-reported)", "", "| parser | inputs | reason |", "|---|---:|---|"]
         for (name, why), n in sorted(known.items()):
             out.append(f"| {name} | {n} | {why} |")
-    out += ["", "## Shortest witnesses per (class, parser)", ""]
+    out += ["", "## Shortest witnesses per (class, parser)", "",
+            "Inputs on which the two read different hosts first (see the confusion matrix), then the "
+            "others, each group shortest first.", ""]
     cur = None
     for (cls, a, b), fs in _witness_rows(res).items():
         if cls != cur:

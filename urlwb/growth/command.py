@@ -1,10 +1,17 @@
-"""``urlwb growth [--parsers LIST] [--lengths A,B] [--shapes LIST] [--runs R] [--out DIR]``:
-every parser's time on long inputs against the engine's, findings filed into
-``corpus/growth/regress/``; and ``growth_round``, the campaign's short round of it.
+"""``urlwb growth [--parsers LIST] [--lengths A,B] [--shapes LIST] [--shape T ...] [--runs R] [--out DIR]``:
+every parser's time on long inputs, judged from its own times at two lengths and against the
+engine's, findings filed into ``corpus/growth/regress/``; and ``growth_round``, the campaign's
+short round of it.
 
     urlwb growth                                  # every available parser, 2,000 and 20,000 pieces
     urlwb growth --parsers go,java --lengths 500,5000
-    urlwb growth --oracle mine=py:my.module:parse --parsers mine
+    urlwb growth --parsers urllib3@1.26.4,urllib3@1.26.5   # releases (urlwb.oracles.versions)
+    urlwb growth --oracle mine=py:my.module:parse --parsers mine --shape 'data:,{x:a}'
+    urlwb growth --parsers mine --shape 'mailto:{x}' --piece 'a@b,' --shapes all
+
+``--shape TEMPLATE`` (repeatable) is a shape of yours: one ``{x:PIECE}`` (or ``{x}`` and
+``--piece``) where the piece is repeated; given alone it replaces the shipped shapes (``--shapes
+all`` or a list keeps them too).
 
 Exit status: 0 when no parser is flagged, 1 when one is (each filed, or named as filed
 already), 2 for a usage error.
@@ -24,6 +31,7 @@ from urlwb.errors import UsageError
 from urlwb.growth import report, shapes
 from urlwb.growth.measure import Thresholds
 from urlwb.growth.survey import survey
+from urlwb.oracles.versions.names import resolve_names as versioned_names
 
 DEFAULT_OUT = pathlib.Path("reports") / "growth"
 #: long enough that a quadratic term shows over a parser's linear one: at 1,000/10,000 the
@@ -46,7 +54,12 @@ def add_arguments(p) -> None:
     p.add_argument("--lengths", default=",".join(map(str, DEFAULT_LENGTHS)), metavar="A,B",
                    help="repetitions of the piece: A and B, B a multiple of A (default %(default)s)")
     p.add_argument("--shapes", default=None, metavar="LIST",
-                   help="comma list of shape names (default all; see the report's Shapes)")
+                   help="comma list of shape names, or all (default all, or none with --shape; see the report's Shapes)")
+    p.add_argument("--shape", action="append", default=[], metavar="TEMPLATE",
+                   help="a shape of yours, repeatable: one {x:PIECE} (or {x} and --piece) where the "
+                        "piece is repeated, e.g. 'data:,{x:a}'")
+    p.add_argument("--piece", default=None, metavar="TEXT",
+                   help="the piece of the --shape templates written {x}")
     p.add_argument("--runs", type=int, default=3, help="runs per figure, the least kept (default 3)")
     p.add_argument("--out", type=pathlib.Path, default=DEFAULT_OUT, metavar="DIR",
                    help=f"report folder (default {DEFAULT_OUT})")
@@ -68,21 +81,32 @@ def parse_lengths(text: str) -> tuple[int, int]:
     return a, b
 
 
-def parse_shapes(text: str | None) -> list[shapes.Shape]:
-    if text is None:
-        return list(shapes.SHAPES)
+def parse_shapes(text: str | None, templates: list[str] | None = None,
+                 piece: str | None = None) -> list[shapes.Shape]:
+    """The shapes named by ``--shapes`` (all when None, unless ``templates`` are given), then the
+    user's ``--shape`` templates."""
+    try:
+        yours = [shapes.template(t, piece) for t in templates or []]
+    except ValueError as exc:
+        raise UsageError(f"--shape {exc}") from None
+    if piece is not None and not any("{x}" in t for t in templates or []):
+        raise UsageError("--piece fills the {x} of a --shape template; none was given")
+    if text is None or text.strip() == "all":
+        return ([] if yours and text is None else list(shapes.SHAPES)) + yours
     names = [n.strip() for n in text.split(",") if n.strip()]
     unknown = [n for n in names if n not in shapes.BY_NAME]
     if unknown or not names:
         raise UsageError(f"--shapes: unknown {', '.join(map(repr, unknown)) or 'none named'} "
                          f"(known: {', '.join(shapes.BY_NAME)})")
-    return [shapes.BY_NAME[n] for n in names]
+    return [shapes.BY_NAME[n] for n in names] + yours
 
 
 def resolve(parsers: str, flags: list[str]) -> list[str]:
+    """The parsers: names, groups, your own (``--oracle``), and ``PARSER@VERSION`` (built in the
+    versions cache and registered first, :func:`urlwb.oracles.versions.names.resolve_names`)."""
     try:
         flagged = oracles.configure(flags)
-        names = oracles.resolve_names(parsers)
+        names = versioned_names(parsers)
     except oracles.manifests.ManifestError as exc:
         raise UsageError(str(exc)) from None
     except ValueError as exc:
@@ -92,11 +116,11 @@ def resolve(parsers: str, flags: list[str]) -> list[str]:
 
 def run(args) -> int:
     a, b = parse_lengths(args.lengths)
-    chosen = parse_shapes(args.shapes)
+    chosen = parse_shapes(args.shapes, args.shape, args.piece)
     count_flag("--runs", args.runs)
     names = resolve(args.parsers, args.oracle)
     print(f"growth: {len(names)} parsers × {len(chosen)} shapes at {a:,} and {b:,} repetitions, "
-          f"{args.runs} runs each, against the engine", flush=True)
+          f"{args.runs} runs each, judged on their own and against the engine", flush=True)
     res = survey(names, count=a, scale=b // a, runs=args.runs, shapes=chosen,
                  file=not args.no_file, log=lambda line: print(line, flush=True))
     res.command = " ".join(["urlwb growth", *(shlex.quote(x) for x in sys.argv[2:] if sys.argv[1:2] == ["growth"])])

@@ -11,6 +11,11 @@ Thresholds (:class:`Thresholds`), and why:
   engine``);
 - ``factor`` 3 × the engine's ratio on the same inputs: where the engine itself is above linear
   (its time at n is not yet dominated by the loop over the piece), a parser is held to that;
+- ``own_exponent`` 1.6: whatever the engine does, a parser whose own times at n and 10n grow as
+  n^1.6 or faster (a ratio of 39.8 at 10n) is superlinear (a shape on which the engine is itself
+  above linear, or a shape of the user's the engine was never written for, does not excuse it:
+  issue 27); and the second check (below) passes on the parser's own growth at 4L above 4^1.6
+  (9.2) likewise;
 - ``min_seconds`` 5 ms at 10n: below it, a round trip's noise (up to a millisecond or two on a
   busy machine, after the tiny input's round trip is taken out) is of the size of the figure
   itself; a linear parser at 10n of a few thousand pieces is mostly below it, which is why
@@ -25,6 +30,7 @@ to the shortest that is still flagged (:meth:`Probe.minimize`).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from urlwb.growth.shapes import Shape
@@ -46,10 +52,13 @@ class Thresholds:
     factor: float = 3.0
     least_ratio: float = 20.0
     min_seconds: float = 0.005
+    own_exponent: float = 1.6
 
-    def limit(self, engine_ratio: float) -> float:
-        """The ratio above which a parser is superlinear, given the engine's."""
-        return max(self.least_ratio, self.factor * engine_ratio)
+    def limit(self, engine_ratio: float, scale: int = 10) -> float:
+        """The ratio above which a parser is superlinear, given the engine's: above both the
+        least ratio and ``factor`` x the engine's, or above ``scale ** own_exponent`` (its own
+        times alone)."""
+        return min(max(self.least_ratio, self.factor * engine_ratio), scale ** self.own_exponent)
 
 
 @dataclass
@@ -74,6 +83,12 @@ class Point:
         return self.long / self.short
 
     @property
+    def exponent(self) -> float | None:
+        """k in t ~ n^k from the parser's own two times (1 linear, 2 quadratic)."""
+        r = self.ratio
+        return None if r is None or r <= 0 or self.scale < 2 else math.log(r) / math.log(self.scale)
+
+    @property
     def engine_ratio(self) -> float:
         return self.engine_long / self.engine_short
 
@@ -82,7 +97,7 @@ class Point:
             self.verdict = HANG
         elif self.long < th.min_seconds:
             self.verdict = FAST
-        elif self.ratio > th.limit(self.engine_ratio):
+        elif self.ratio > th.limit(self.engine_ratio, self.scale):
             self.verdict = SUPERLINEAR
         else:
             self.verdict = LINEAR
@@ -146,7 +161,8 @@ class Probe:
         if p.long is None or t2 is None:
             return None, e2 / e1, True
         ratio = t2 / p.long
-        return ratio, e2 / e1, ratio > max(GROWTH_LEAST, GROWTH_FACTOR * e2 / e1)
+        own = GROWTH_CHECK ** self.thresholds.own_exponent
+        return ratio, e2 / e1, ratio > min(max(GROWTH_LEAST, GROWTH_FACTOR * e2 / e1), own)
 
     def minimize(self, p: Point) -> Point:
         """The flagged point at the shortest count (bisection on the repetition count, between 1

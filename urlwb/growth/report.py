@@ -35,7 +35,7 @@ def _ms(t: float | None) -> str:
 def _ratio(p) -> str:
     if p.ratio is None:
         return "**hang**" if p.verdict == HANG else "hang once (not confirmed)"
-    text = f"{p.ratio:.1f}"
+    text = f"{p.ratio:.1f}" + ("" if p.exponent is None or p.ratio < 1 else f" (n^{p.exponent:.1f})")
     if "not confirmed" in p.verdict:
         return text + "†"
     return f"**{text}**" if p.flagged else text
@@ -51,9 +51,11 @@ def markdown(res: GrowthResult, title: str = "Time on long inputs") -> str:
              f"Each parser's parse time at {res.count:,} and {res.count * res.scale:,} repetitions "
              f"of a piece (the least of {res.runs} runs), its ratio against the engine's "
              f"(`{res.engine_version}`) on the same two inputs. Flagged: ratio above "
-             f"max({th.least_ratio:g}, {th.factor:g} × the engine's) with at least "
+             f"max({th.least_ratio:g}, {th.factor:g} × the engine's), or above "
+             f"{res.scale}^{th.own_exponent:g} = {res.scale ** th.own_exponent:.1f} from the parser's "
+             f"own times alone (n^k: the growth its two times show), with at least "
              f"{th.min_seconds * 1e3:g} ms at the longer length, measured twice, and more than 6 "
-             f"times slower at 4 times the longer length; or no answer "
+             f"times slower at 4 times the longer length (or 4^{th.own_exponent:g} on its own); or no answer "
              f"within the deadline (hang). A linear parser's ratio is about {res.scale}."]
     if res.command:
         lines += ["", f"Command: `{res.command}` ({res.seconds:.0f} s)."]

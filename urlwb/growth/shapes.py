@@ -1,4 +1,5 @@
-"""Long inputs, each one piece of the generator's repeated: ``prefix + piece * count + suffix``.
+"""Long inputs, each one piece of the generator's repeated: ``prefix + piece * count + suffix``;
+and the user's own shapes (:func:`template`: ``data:,{x:a}``).
 
 Every piece comes from :mod:`urlwb.differential.generate` (the list, its entry named in ``source``), where the
 generator puts it once; here it is put ``count`` times, in the component where the generator
@@ -9,6 +10,7 @@ rebuilds the input (:func:`Shape.make`).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from urlwb.differential import generate
@@ -77,6 +79,44 @@ SHAPES: tuple[Shape, ...] = (
     _shape("tabs in the path", "\t", "http://h/a", "b", "INSERTS", "PATHS"),
     _shape("scheme letters", "h", "", "ttp://h/", source="generate.SCHEMES ('http')"),
     _shape("percent %25", "%25", "http://h/", "", source="generate.INSERTS ('%') percent-encoded by itself"),
+    # -- the same pieces before an authority that does not parse: a regex that backtracks does so
+    # when its match fails at the end (every split of the run is tried), not when it succeeds
+    _shape("userinfo @, then a port :80x", "@", "http://", "h:80x/", source="generate.USERINFO ('@') and PORTS (':80x')"),
+    _shape("userinfo @, then a host %zz", "@", "http://", "%zz/", source="generate.USERINFO ('@') and HOSTS ('%zz')"),
+    _shape("host labels a., then a port :80x", "a.", "http://", "b:80x/", source="generate.HOSTS ('a.b.c') and PORTS (':80x')"),
+    # -- the other kinds of scheme (https://url.spec.whatwg.org/#scheme-state): file, whose host
+    # and path states are its own; opaque paths (data:, javascript:, mailto:), which a parser
+    # often hands to a regex of its own (a data: URL's media type, a mailto: list of addresses);
+    # and no scheme at all (a relative reference, parsed without a base: rejected, after a scan)
+    _shape("file: path segments", "a/", "file:///", "x", source="generate.file_url (path_text's segments)"),
+    _shape("file: backslashes", "\\", "file:", "h/x", source="generate.file_url ('\\\\h\\')"),
+    _shape("file: drive letters", "C:/", "file:///", "x", source="generate.drive_letter"),
+    _shape("data: payload ,a", ",a", "data:", "", source="generate.SCHEMES ('data') with an opaque path"),
+    _shape("data: parameters ;a=b", ";a=b", "data:text/plain", ",x", source="generate.SCHEMES ('data'): a media type's parameters"),
+    _shape("data: base64 A", "A", "data:;base64,", "", source="generate.SCHEMES ('data'): a base64 payload"),
+    _shape("javascript: path %20", "%20", "javascript:", "x", source="generate.SCHEMES ('javascript') and INSERTS ('%')"),
+    _shape("mailto: addresses a@b,", "a@b,", "mailto:", "c@d", source="generate.SCHEMES ('mailto') and USERINFO ('@')"),
+    _shape("no scheme: path ../", "../", "", "x", source="generate.SCHEMES ('') and PATHS ('/a/../b')"),
+    _shape("no scheme: //@", "@", "//", "h/", source="generate.SCHEMES ('') and SLASHES ('//') and USERINFO ('@')"),
 )
+
+#: a piece repeated in a shape of the user's (``urlwb growth --shape``): ``{x}`` (the piece is
+#: ``--piece``'s) or ``{x:PIECE}`` (the piece written in place; it holds no '}')
+PLACE = re.compile(r"\{x(?::([^}]*))?\}")
+
+
+def template(text: str, piece: str | None = None) -> Shape:
+    """The user's shape ``text``: one ``{x}`` or ``{x:PIECE}``, which the piece fills ``count``
+    times; ValueError (one line) for none, two, or an empty piece."""
+    found = list(PLACE.finditer(text))
+    if len(found) != 1:
+        raise ValueError(f"{text!r}: a shape holds one {{x}} or {{x:PIECE}}, where the piece is "
+                         f"repeated (found {len(found)})")
+    m = found[0]
+    chosen = m[1] if m[1] is not None else piece
+    if not chosen:
+        raise ValueError(f"{text!r}: no piece to repeat (write {{x:PIECE}}, or give --piece)")
+    return Shape(f"yours: {text}" + ("" if m[1] is not None else f" ({chosen!r})"), chosen,
+                 text[:m.start()], text[m.end():], "--shape (the user's)")
 
 BY_NAME = {s.name: s for s in SHAPES}

@@ -5,7 +5,8 @@
     urlwb hunt PARSER@OLD [--against PARSER@NEW] ...
 
 The fuzzer follows PARSER's own coverage (atheris for Python parsers, Go's native fuzzer for
-``go-net-url``, Jazzer for JVM parsers, libfuzzer-sys for ``rust-url``: ``urlwb.hunt.runners``), starting from WPT's inputs and
+``go-net-url``, Jazzer for JVM parsers, libfuzzer-sys for ``rust-url``, V8's block coverage for
+npm parsers and a user's program run by ``node``: ``urlwb.hunt.runners``), starting from WPT's inputs and
 ``generate.generate(N, seed=S)``'s, with ``fuzzers/fuzz_url.dict``. The generated inputs are
 judged first; then, every few seconds while it runs, what the fuzzer kept goes to the
 differential (the engine and PARSER, as ``urlwb diff`` compares them); a signature the generated
@@ -45,7 +46,7 @@ DEFAULT_OUT = pathlib.Path("reports") / "hunt"
 def add_arguments(p) -> None:
     p.add_argument("parser", metavar="PARSER",
                    help=f"the parser to hunt in ({', '.join(targets.huntable())}, or your own py: "
-                        f"oracle); PARSER@VERSION hunts inside another release")
+                        f"oracle or program run by node); PARSER@VERSION hunts inside another release")
     p.add_argument("--minutes", type=float, default=5.0, metavar="M",
                    help="minutes of fuzzing (default 5; fractions allowed)")
     p.add_argument("--seed", type=int, default=0, help="seed of the generated inputs, and libFuzzer's -seed is S+1 (default 0)")
@@ -61,10 +62,12 @@ def add_arguments(p) -> None:
                    help="fuzz only: nothing judged, filed or counted as a finding")
     p.add_argument("--bench", action="store_true",
                    help="exec/s judged against --no-judge, M minutes each; nothing filed")
-    p.add_argument("--oracle", action="append", default=[], metavar="NAME=py:MOD:FN",
-                   help="your own Python parser (a py: oracle, docs/oracle-protocol.md)")
+    p.add_argument("--oracle", action="append", default=[], metavar="NAME=CMD",
+                   help="your own parser: NAME=py:MOD:FN (Python, atheris) or NAME='node adapter.mjs' "
+                        "(JavaScript, V8 block coverage; docs/oracle-protocol.md)")
     p.add_argument("--instrument", action="append", default=[], metavar="MODULE",
-                   help="a module whose code guides the fuzzer (default: the parser's package)")
+                   help="a module whose code guides the fuzzer (default: the parser's package); for "
+                        "JavaScript a folder, relative to the adapter's (default: its script's folder)")
     p.add_argument("--every", type=float, default=15.0, metavar="S",
                    help="seconds between two batches sent to the judge (default 15)")
     p.add_argument("--out", type=pathlib.Path, default=None, metavar="DIR",
@@ -244,6 +247,10 @@ def _reach(target, runner, inputs, kept, flags):
         a, b = runner.reach(inputs), runner.reach(inputs + kept)
         return (None if a is None else f"{a}% of net/url's statements",
                 None if b is None else f"{b}% of net/url's statements")
+    if target.language == "js":
+        s = runner.stats
+        return (None if s.cov_start is None else f"{s.cov_start} V8 block ranges",
+                None if s.cov_end is None else f"{s.cov_end} V8 block ranges")
     s = runner.stats   # Jazzer and the Rust binary: libFuzzer's edges
     return (None if s.cov_start is None else f"{s.cov_start} edges (libFuzzer)",
             None if s.cov_end is None else f"{s.cov_end} edges (libFuzzer)")

@@ -14,7 +14,9 @@ runs the parser alone and every judged input is one the parser's coverage chose.
 - JVM: Jazzer's standalone driver (``com.code_intelligence.jazzer.Jazzer``) on
   ``urlwb/hunt/jvm/``'s harness, compiled against the Java oracles' jars (``make oracles``),
   ``--instrumentation_includes`` the parser's packages;
-- Rust: ``urlwb/hunt/rust/``'s libfuzzer-sys binary, built with SanitizerCoverage on stable Rust.
+- Rust: ``urlwb/hunt/rust/``'s libfuzzer-sys binary, built with SanitizerCoverage on stable Rust;
+- JavaScript: ``js_fuzz.py``'s loop over the oracle's adapter, with ``js/cover.cjs`` preloaded
+  (V8's block coverage of the parser's scripts).
 """
 
 from __future__ import annotations
@@ -393,7 +395,51 @@ class RustRunner(PythonRunner):
                      timeout=seconds)
 
 
-RUNNERS = {"python": PythonRunner, "go": GoRunner, "jvm": JvmRunner, "rust": RustRunner}
+_JS_STATUS = re.compile(r"^#(\d+)\t(INITED |DONE )?js cov: (\d+) kept: (\d+)")
+
+
+class JsRunner(Runner):
+    """``urlwb/hunt/js_fuzz.py`` on the oracle's own adapter (its command and folder, from the
+    registry: the shipped one, another release's in the versions cache, or a user's program run
+    by ``node``), guided by V8's block coverage of :func:`urlwb.hunt.targets.js_roots`."""
+
+    def prepare(self):
+        if shutil.which("node") is None:
+            raise UsageError(f"{self.target.name}: node is not on PATH (make oracles installs it)")
+        from urlwb import oracles
+        from urlwb.hunt.targets import js_roots
+        self.spec = oracles.REGISTRY[self.target.name].spec
+        self.roots = js_roots(self.target)
+
+    def write_seeds(self, inputs):
+        seeding.write_corpus(self.seed_dir, inputs)
+        self.work.mkdir(parents=True, exist_ok=True)
+
+    def command(self, seconds):
+        (self.root / "artifacts").mkdir(parents=True, exist_ok=True)
+        env = dict(os.environ, **self.spec.env)
+        cmd = [sys.executable, "-m", "urlwb.hunt.js_fuzz", "--command", json.dumps(self.spec.command),
+               "--cwd", str(self.spec.cwd), "--roots", os.pathsep.join(map(str, self.roots)),
+               "--work", str(self.work), "--seeds", str(self.seed_dir),
+               "--artifacts", str(self.root / "artifacts"), "--seconds", str(seconds),
+               "--seed", str(self.random_seed or 1), "--dict", str(seeding.DICTIONARY),
+               "--deadline", str(max(10.0, self.spec.deadline))] + (["--runs", str(self.runs)] if self.runs else [])
+        env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+        return cmd, env, self.root
+
+    def crashes(self):
+        return {}   # the loop keeps a crash or a hang among its inputs, and goes on
+
+    def on_line(self, line):
+        m = _JS_STATUS.match(line)
+        if m:
+            if m[2] == "INITED ":
+                self.stats.cov_start = int(m[3])
+            self.stats.cov_end = int(m[3])
+            self.stats.execs = self._run_execs + int(m[1])
+
+
+RUNNERS = {"python": PythonRunner, "go": GoRunner, "jvm": JvmRunner, "rust": RustRunner, "js": JsRunner}
 
 
 def runner_for(target: Target, oracle_flags: list[str] | None = None) -> Runner:

@@ -5,7 +5,9 @@ code whose coverage guides the fuzzer: for a Python parser the modules atheris i
 parser's own package, nothing else: not the engine, not the workbench); for Go the package whose
 coverage ``go test -fuzz`` follows and measures; for a JVM parser Jazzer's
 ``--instrumentation_includes``; for Rust the crates compiled with SanitizerCoverage (the
-harness's dependency tree: ``url`` and what it uses; std is precompiled, not instrumented). A parser that cannot be guided says why in one line
+harness's dependency tree: ``url`` and what it uses; std is precompiled, not instrumented); for
+an npm parser (shipped, or a user's program run by ``node``) the folders whose scripts' V8 block
+coverage is read (:func:`js_roots`; ``urlwb/hunt/js_fuzz.py``). A parser that cannot be guided says why in one line
 (:data:`UNGUIDED`).
 """
 
@@ -22,8 +24,8 @@ from urlwb.errors import UsageError
 @dataclasses.dataclass(frozen=True)
 class Target:
     name: str                    # the oracle the judge asks (urlwb.oracles.REGISTRY)
-    language: str                # "python", "go", "jvm" or "rust"
-    instrument: tuple[str, ...]  # python: modules; go: packages; jvm: class patterns; rust: crates
+    language: str                # "python", "go", "jvm", "rust" or "js"
+    instrument: tuple[str, ...]  # python: modules; go: packages; jvm: class patterns; rust: crates; js: folders
     harness: str = ""            # go: the fuzz function; jvm: the parser the harness calls; rust: the binary
     #: another released version (``PARSER@VERSION``): its build folder in the versions cache
     #: (urlwb.oracles.versions.builds), None for the shipped one
@@ -49,12 +51,20 @@ JVM = {
     "apache-httpclient5": (("org.apache.hc.core5.net.**", "org.apache.hc.client5.http.utils.**"), "apache"),
 }
 RUST = {"rust-url": (("url", "idna", "percent-encoding"), "hunt_rust_url")}
+#: npm parsers: the folders (relative to the adapter's folder) whose scripts' V8 block coverage
+#: guides urlwb/hunt/js_fuzz.py; a user's Node oracle: its script's folder (and NODE_PATH's)
+JS = {
+    "url-parse": ("node_modules/url-parse", "node_modules/querystringify", "node_modules/requires-port"),
+    "whatwg-url": ("node_modules/whatwg-url", "node_modules/tr46", "node_modules/webidl-conversions"),
+}
 #: oracle -> why it cannot be guided here
 UNGUIDED = {
     "httptools": "its parser is C (a compiled extension): atheris sees no Python coverage in it",
     "engine": "the engine is the judge; fuzz it with urlwb fuzz",
     "java-uri": "java.net.URI is a JDK class, which Jazzer does not instrument",
     "java-url": "java.net.URL is a JDK class, which Jazzer does not instrument",
+    "node": "Node's URL is ada, compiled into node: V8's coverage sees no script of it",
+    "node-legacy-url": "url.parse is one of Node's own modules (node:url), outside any folder V8's coverage is read for",
 }
 
 
@@ -77,7 +87,11 @@ def resolve(name: str, instrument: list[str] | None = None) -> Target:
     if name in JVM:
         pats, parser = JVM[name]
         return Target(name, "jvm", tuple(instrument or pats), parser)
+    if name in JS:
+        return Target(name, "js", tuple(instrument or JS[name]))
     entry = oracles.REGISTRY.get(name)
+    if entry is not None and _runs_on_node(entry.spec) and name not in UNGUIDED:
+        return Target(name, "js", tuple(instrument or ()))
     if entry is not None and entry.spec is not None and entry.spec.callable:
         module = entry.spec.callable.partition(":")[0]
         return Target(name, "python", tuple(instrument or [module.split(".")[0]]))
@@ -90,7 +104,32 @@ def resolve(name: str, instrument: list[str] | None = None) -> Target:
 
 
 def huntable() -> list[str]:
-    return list(PYTHON) + list(GO) + list(JVM) + list(RUST)
+    return list(PYTHON) + list(GO) + list(JVM) + list(RUST) + list(JS)
+
+
+def _runs_on_node(spec) -> bool:
+    """A program oracle started by ``node`` (a user's npm adapter: ``node parse-url.mjs``)."""
+    return bool(spec is not None and spec.command and os.path.basename(spec.command[0]) in ("node", "nodejs"))
+
+
+def js_roots(target: Target) -> list[pathlib.Path]:
+    """The folders whose scripts' coverage guides a JavaScript hunt: ``target.instrument``
+    relative to the oracle's folder (its ``cwd``), or, when none is named, the folder of the
+    script ``node`` runs and every NODE_PATH folder of its environment (where a release
+    installed for it is found). UsageError when one does not exist."""
+    spec = oracles.REGISTRY[target.name].spec
+    if target.instrument:
+        roots = [(spec.cwd / p).resolve() for p in target.instrument]
+    else:
+        script = next((spec.cwd / a for a in spec.command[1:] if not a.startswith("-")
+                       and (spec.cwd / a).is_file()), None)
+        roots = [script.resolve().parent] if script is not None else [spec.cwd.resolve()]
+        node_path = spec.env.get("NODE_PATH") or ""
+        roots += [pathlib.Path(p).resolve() for p in node_path.split(os.pathsep) if p]
+    missing = [str(r) for r in roots if not r.exists()]
+    if missing:
+        raise UsageError(f"{target.name}: no such folder to follow the coverage of: {missing[0]}")
+    return roots
 
 
 def _versioned(ref: str, instrument: list[str] | None) -> Target:

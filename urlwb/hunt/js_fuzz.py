@@ -3,7 +3,7 @@ block coverage of the parser's own scripts.
 
 Invariant: none is checked here (as ``atheris_target.py``). The oracle is its adapter as the
 differential runs it (the shipped ``urlwb/oracles/node/adapter.js``, its copy beside another
-release in the versions cache, or a user's program speaking ``urlwb/oracles/PROTOCOL.md``),
+release in the versions cache, or a user's program speaking ``docs/oracle-protocol.md``),
 started with ``urlwb/hunt/js/cover.cjs`` preloaded (``NODE_OPTIONS=--require``): each answer then
 says how many block ranges of the covered scripts (``--roots``) it showed first. Requests go one
 at a time. The loop is libFuzzer's in small: every seed is run; then an input of the corpus is

@@ -1,4 +1,4 @@
-// A user's npm adapter as the README describes one (urlwb/oracles/PROTOCOL.md): the planted
+// A user's npm adapter as the README describes one (docs/oracle-protocol.md): the planted
 // parser of lib/parse.mjs behind the protocol, "api" answers, no base.
 import readline from "node:readline";
 import { parse } from "./lib/parse.mjs";

@@ -1,7 +1,7 @@
 // V8 block coverage for `urlwb hunt` on a JavaScript oracle: preloaded into the oracle's own Node
 // process (NODE_OPTIONS="--require .../cover.cjs"), whatever the adapter is (the shipped
 // urlwb/oracles/node/adapter.js, a copy of it beside another release in the versions cache, or a
-// user's program speaking urlwb/oracles/PROTOCOL.md). Nothing of the adapter changes: each answer
+// user's program speaking docs/oracle-protocol.md). Nothing of the adapter changes: each answer
 // line it writes (a JSON object with an "id") gets one more member, "_cov", the number of block
 // ranges of the covered scripts that no earlier answer's execution showed with that count's
 // bucket (a range that ran, or one V8 lists as not run inside a function that did: a branch

@@ -200,7 +200,7 @@ def at_release(spec: manifests.Spec, version: str, d: pathlib.Path) -> manifests
     command = list(spec.command)
     if registry == "npm":
         env["NODE_PATH"] = _joined(str(d / "node_modules"), spec.env.get("NODE_PATH"))
-        env["NODE_OPTIONS"] = _joined(f"--import={NODE_PATH_HOOK.as_uri()}", spec.env.get("NODE_OPTIONS"), " ")
+        env["NODE_OPTIONS"] = _joined(f"--import={NODE_PATH_HOOK.as_uri()}", spec.env.get("NODE_OPTIONS"), sep=" ")
     elif registry == "pypi":
         python = d / "venv" / "bin" / "python"
         site = _site_packages(d / "venv")

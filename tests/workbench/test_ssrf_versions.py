@@ -67,7 +67,7 @@ def test_jvm_guava_at_a_version_is_built_in_the_versions_cache(standin, tmp_path
     meta = json.loads((folder / "built.json").read_text())
     assert (meta["registry"], meta["package"], meta["version"]) == ("maven", "com.google.guava:guava", "31.0-jre")
     assert meta["adapter"] == builds.adapter_digest(VALIDATORS["jvm-guava"])
-    assert standin.read_text().splitlines() == [f"{folder} -q -B package"]
+    assert standin.read_text().splitlines() == [f"{folder} -B -q --strict-checksums package"]
     assert any("building jvm-guava@31.0-jre" in line for line in said)
     # Built once: the cache answers the next time, and replaying a filed witness finds it.
     assert catalog.parse_flag("jvm-guava@31.0-jre", progress=said.append).spec.cwd == folder

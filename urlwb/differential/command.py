@@ -25,6 +25,7 @@ from urlwb.differential.report import summarize, summary_text, terminal_table, w
 from urlwb.differential.run import (collect_inputs, corpus_cases, decode_case, diff, encode_case,
                                 trouble_lines, working_cases)
 from urlwb.errors import UsageError
+from urlwb.oracles.versions import installs
 from urlwb.oracles.versions.names import resolve_names as versioned_names
 
 __all__ = ["add_arguments", "run", "campaign_round", "decode_case", "encode_case"]
@@ -61,6 +62,7 @@ def add_arguments(p) -> None:
                    help="your own parser, always run: NAME=COMMAND (a program speaking "
                         "docs/oracle-protocol.md) or NAME=py:package.module:function; also read "
                         "from [tool.urlwb.oracles] in urlwb.toml or pyproject.toml here")
+    installs.add_flag(p)   # NAME@VERSION installs run no package code without it
     p.epilog = ("exit status: 0 when every parser answered every input (agreeing or not); 1 when "
                 "an oracle crashed (an undocumented exception, or its process died) or hung on "
                 "some input, or was given up: each is named in one line with the input, and the "
@@ -68,6 +70,7 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    installs.from_args(args)
     try:
         flagged = oracles.configure(args.oracle)
         names = versioned_names(args.parsers)   # PARSER@VERSION: built and registered first

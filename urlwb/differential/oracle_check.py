@@ -4,6 +4,8 @@ for its author; list every oracle the workbench knows and whether it can run her
     urlwb oracle check './my-adapter --flag'     # any program speaking docs/oracle-protocol.md
     urlwb oracle check node                      # a shipped adapter, by its name
     urlwb oracle check url-parse@1.4.0           # a shipped adapter built against another release
+    urlwb oracle check parse-url-mine@6.0.2      # a user's adapter (urlwb.toml) at a release of its package
+    urlwb oracle check py:mymodule:parse         # a py: adapter, run out of process (pyadapter)
     urlwb oracle check jvm-guava                 # a shipped SSRF validator (kind "validator"), by its name
     urlwb oracle check --all                     # every shipped adapter and validator that is built
     urlwb oracle list
@@ -32,6 +34,7 @@ from urlwb import oracles
 from urlwb.differential import generate
 from urlwb.errors import UsageError
 from urlwb.oracles import Unavailable, contracts, manifests, protocol, supervisor
+from urlwb.oracles.versions import installs
 
 #: the protocol's hostile strings, each of which must come back as an answer (any answer)
 HOSTILE = [
@@ -63,6 +66,7 @@ def add_arguments(p) -> None:
                    help="seconds per input (default the manifest's, else 5)")
     c.add_argument("--start-deadline", type=float, default=None, metavar="S",
                    help="seconds to the hello line (default the manifest's, else 10)")
+    installs.add_flag(c)
     sub.add_parser("list", help="every oracle the workbench knows: family, language, where it is "
                    "declared, and whether it can run here")
 
@@ -76,6 +80,7 @@ def run(args) -> int:
         value = getattr(args, flag)
         if value is not None and not 0 < value < 3600:
             raise UsageError(f"--{flag.replace('_', '-')} must be between 0 and 3600 seconds")
+    installs.from_args(args)
     specs = selected(args)
     bad = 0
     for spec in specs:
@@ -83,7 +88,8 @@ def run(args) -> int:
             spec = dataclasses.replace(spec, deadline=args.deadline)
         if args.start_deadline:
             spec = dataclasses.replace(spec, start_deadline=args.start_deadline)
-        label = spec.name if spec.source == "manifest" else " ".join(spec.command)
+        label = (spec.name if spec.source in ("manifest", "version", "config") or spec.name.startswith("py:")
+                 else " ".join(spec.command))
         if spec.skip:
             print(f"{label}: skipped: {spec.skip}")
             continue
@@ -106,11 +112,10 @@ def selected(args) -> list[manifests.Spec]:
         specs = [e.spec for e in oracles.REGISTRY.values() if e.spec is not None and e.spec.source == "manifest"]
         specs += list(oracles.HOST_SPECS.values()) + list(oracles.VALIDATOR_SPECS.values())
     elif len(args.command) == 1 and "@" in args.command[0] and " " not in args.command[0]:
-        # PARSER@VERSION: that release's build of the shipped adapter (built first if need be)
+        # PARSER@VERSION: that release's build of the shipped adapter (built first if need be), or
+        # a user's adapter with that release of its package installed
         from urlwb.oracles.versions import names as versioned
-        name = versioned.register(args.command[0])
-        entry = oracles.REGISTRY.get(name)
-        specs = [oracles.HOST_SPECS.get(name) or entry.spec]
+        specs = [versioned.spec_of(versioned.register(args.command[0]))]
     elif len(args.command) == 1 and any(args.command[0] in names for names in
                                         (oracles.REGISTRY, oracles.HOST_SPECS, oracles.VALIDATOR_SPECS)):
         name = args.command[0]
@@ -119,13 +124,22 @@ def selected(args) -> list[manifests.Spec]:
         if spec is None or spec.callable:
             raise UsageError(f"{name} runs in the workbench's process: nothing to check")
         specs = [spec]
+    elif len(args.command) == 1 and _user(args.command[0]) is not None:
+        specs = [_user(args.command[0])]   # a user's adapter of urlwb.toml / pyproject.toml, by its name
     else:
         value = args.command[0] if len(args.command) == 1 else args.command
         try:
             specs = [manifests.user_spec("adapter", value, "flag")]
         except manifests.ManifestError as exc:
             raise UsageError(str(exc).replace("oracle 'adapter': ", "")) from None
-    return specs
+    # a py: adapter is checked as a program: out of process, through the protocol (pyadapter)
+    return [dataclasses.replace(installs.out_of_process(s), name=s.name if s.name != "adapter" else f"py:{s.callable}")
+            if s.callable else s for s in specs]
+
+
+def _user(name: str):
+    from urlwb.oracles.versions import names as versioned
+    return versioned.user_spec(name) if manifests.NAME.match(name) else None
 
 
 def list_oracles() -> int:
@@ -274,7 +288,9 @@ def _check_url(sup, h, problems, log) -> None:
     for kind, n in lint.items():
         problems.append(f"WPT: {lint_first[kind]} ({n} answer{'s' if n > 1 else ''} like it)")
     if c["answered"] == 0:
-        problems.append("WPT: no input accepted: does the adapter answer with the components?")
+        crashed = next((a.crash for a in answers if a is not None and a.crash), None)
+        problems.append("WPT: no input accepted: does the adapter answer with the components?"
+                        + (f" (the first crash: {_show(crashed)})" if crashed else ""))
     # Hostile strings, one at a time: each must come back.
     def judge(what, a):
         out = []

@@ -78,6 +78,19 @@ class Spec:
     probe: tuple[tuple[str, ...], ...] = ()
     #: the packages ``make oracles`` installs for it, named in a skip reason
     apt: tuple[str, ...] = ()
+    #: a user's adapter: the registry package it runs (``npm:parse-url``, ``pypi:Django``,
+    #: ``maven:GROUP:ARTIFACT``, ``crates:NAME``, ``go:MODULE``), so that ``NAME@VERSION`` installs
+    #: that release (:mod:`urlwb.oracles.versions.installs`); None for the shipped ones
+    package: str | None = None
+    #: where that package is fetched from when not the registry's public one: an npm registry URL,
+    #: a PyPI index URL or a folder of wheels, a Maven repository URL (``file://`` too)
+    registry: str | None = None
+    #: its contract: whatwg, rfc3986, rfc3987, rfc2396 or own (read by the verdicts' registry)
+    spec: str | None = None
+    #: "parser" or "validator": what it is asked to do
+    role: str | None = None
+    #: the documentation of its contract (a URL)
+    docs: str | None = None
 
     @property
     def skip(self) -> str | None:
@@ -276,6 +289,7 @@ def user_spec(name: str, value, source: str, cwd: pathlib.Path | None = None) ->
         value = table.pop("command", None)
         if value is None:
             raise ManifestError(f"{where}: no command")
+        base = _contract(table, where, base)
     if isinstance(value, str) and value.startswith("py:"):
         target = value[3:]
         module, _, function = target.partition(":")
@@ -283,12 +297,56 @@ def user_spec(name: str, value, source: str, cwd: pathlib.Path | None = None) ->
             raise ManifestError(f"{where}: expected py:package.module:function, got {value!r}")
         spec = _fields(table, where, base)
         spec.callable = target
-        return spec
-    spec = _fields(table, where, base)
+        return _role(spec)
+    spec = _role(_fields(table, where, base))
     spec.command = _command(value, where, cwd)
     program = spec.command[0]
+    if (spec.package or "").startswith("pypi:") and program in ("python", "python3"):
+        return spec   # the release's venv gives it (urlwb.oracles.versions.installs)
     if ("/" in program and not os.access(program, os.X_OK)) or ("/" not in program and shutil.which(program) is None):
         raise ManifestError(f"{where}: {program} is not an executable program")
+    return spec
+
+
+#: the registries a user's ``package`` may name, and what follows the colon
+PACKAGE_REGISTRIES = {"npm": "NAME", "pypi": "NAME", "maven": "GROUP:ARTIFACT", "crates": "NAME", "go": "MODULE"}
+#: the contracts a user's adapter may declare (``spec``)
+CONTRACTS = ("whatwg", "rfc3986", "rfc3987", "rfc2396", "own")
+ROLES = ("parser", "validator")
+_PACKAGE_NAME = re.compile(r"[A-Za-z0-9@._~/-][A-Za-z0-9@._~/+-]*\Z")
+
+
+def _contract(table: dict, where: str, base: Spec) -> Spec:
+    """Take a user's table's ``package``, ``registry``, ``spec``, ``role`` and ``docs`` out of
+    ``table`` into ``base``, each checked (one line naming the key when wrong)."""
+    got = {k: table.pop(k) for k in ("package", "registry", "spec", "role", "docs") if k in table}
+    for key, v in got.items():
+        if not isinstance(v, str) or not v.strip():
+            raise ManifestError(f"{where}: {key} must be a non-empty string")
+    package = got.get("package")
+    if package is not None:
+        registry, _, rest = package.partition(":")
+        shape = PACKAGE_REGISTRIES.get(registry)
+        parts = rest.split(":")
+        if shape is None or not rest or len(parts) != shape.count(":") + 1 or not all(
+                _PACKAGE_NAME.match(p) for p in parts):
+            raise ManifestError(f"{where}: package must be one of " + ", ".join(
+                f"{r}:{n}" for r, n in PACKAGE_REGISTRIES.items()) + f", not {package!r}")
+    if "registry" in got and package is None:
+        raise ManifestError(f"{where}: registry is where its package comes from: name the package too")
+    if got.get("spec") is not None and got["spec"] not in CONTRACTS:
+        raise ManifestError(f"{where}: spec must be one of {', '.join(CONTRACTS)}, not {got['spec']!r}")
+    if got.get("role") is not None and got["role"] not in ROLES:
+        raise ManifestError(f"{where}: role must be \"parser\" or \"validator\", not {got['role']!r}")
+    if got.get("docs") is not None and not re.match(r"https?://\S+\Z", got["docs"]):
+        raise ManifestError(f"{where}: docs must be an http(s) URL, not {got['docs']!r}")
+    return dataclasses.replace(base, **got)
+
+
+def _role(spec: Spec) -> Spec:
+    """A user's adapter's role when it names none: a validator's kind is a validator's role."""
+    if spec.role is None:
+        spec.role = "validator" if spec.kind == "validator" else "parser"
     return spec
 
 

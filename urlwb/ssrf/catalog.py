@@ -3,7 +3,8 @@ each oracle of kind ``validator``), ``--validator`` flags and the ``[tool.urlwb.
 table of ``urlwb.toml`` / ``pyproject.toml`` in the working directory.
 
 A ``--validator`` value is ``NAME`` (a shipped validator), ``NAME@VERSION`` (a shipped npm, PyPI
-or Maven validator at another release, :func:`.install.release`), ``NAME=CMD`` (a program
+or Maven validator at another release, :func:`.install.release`; or a ``[tool.urlwb.validators]``
+entry that names its ``package``, at that release of it: :func:`urlwb.oracles.versions.installs.release`), ``NAME=CMD`` (a program
 speaking the protocol's kind ``validator``) or ``NAME=py:package.module:function``. A table entry is ``CMD``,
 ``py:...`` or a table of the manifest's per-oracle fields with a ``command``. A flag overrides a
 table entry of the same name; a shipped name cannot be taken.
@@ -17,6 +18,7 @@ import pathlib
 from urlwb import oracles
 from urlwb.errors import UsageError
 from urlwb.oracles import manifests
+from urlwb.oracles.versions import installs
 from urlwb.ssrf import install
 from urlwb.ssrf.validator import CallableValidator, SubprocessValidator, Validator
 
@@ -50,8 +52,10 @@ def _user(name: str, value, source: str, cwd: pathlib.Path) -> Declared:
         spec = manifests.user_spec(name, value, source, cwd)
     except manifests.ManifestError as exc:
         raise UsageError(str(exc).replace("oracle ", "validator ", 1)) from None
+    if not (isinstance(value, dict) and "role" in value):
+        spec.role = "validator"   # the table of validators: a validator's contract
     if spec.callable:
-        return Declared(name, target=spec.callable)
+        return Declared(name, spec=dataclasses.replace(spec, kind="validator"), target=spec.callable)
     return Declared(name, spec=dataclasses.replace(spec, kind="validator"))
 
 
@@ -65,6 +69,12 @@ def parse_flag(value: str, cwd: pathlib.Path | None = None, progress=print) -> D
             raise UsageError(f"--validator {value!r}: expected NAME, NAME@VERSION, NAME=COMMAND or NAME=py:module:function")
         return _user(name, rest.strip(), "flag", cwd)
     base, at, version = name.partition("@")
+    if at and version and base not in SHIPPED:
+        mine = _user_validator(base, cwd)
+        if mine is not None:   # a user's validator that names its package: that release installed
+            spec = installs.release(mine, version, log=progress)
+            return Declared(f"{base}@{version}", spec=dataclasses.replace(spec, kind="validator"),
+                            base=base, version=version)
     if base not in SHIPPED:
         raise UsageError(f"--validator {value!r}: unknown validator {base!r} (shipped: {', '.join(SHIPPED)}; "
                          "or NAME=COMMAND, NAME=py:module:function)")
@@ -74,6 +84,14 @@ def parse_flag(value: str, cwd: pathlib.Path | None = None, progress=print) -> D
         raise UsageError(f"--validator {value!r}: no version after '@'")
     spec = install.release(SHIPPED[base], version, progress)
     return Declared(f"{base}@{version}", spec=spec, base=base, version=version)
+
+
+def _user_validator(name: str, cwd: pathlib.Path) -> manifests.Spec | None:
+    """The ``[tool.urlwb.validators]`` entry ``name`` (its spec, kind validator), or None."""
+    for d in config(cwd):
+        if d.name == name:
+            return d.spec
+    return None
 
 
 def config(cwd: pathlib.Path | None = None) -> list[Declared]:

@@ -28,6 +28,7 @@ import time
 
 from urlwb import corpus_store, oracles
 from urlwb.oracles import manifests
+from urlwb.oracles.versions import installs
 from urlwb.cliutil import add_seed, count_flag, seconds_flag
 from urlwb.errors import UsageError
 from urlwb.ssrf import catalog, fetchers, hunt, inputs, policy, regress, report
@@ -41,6 +42,7 @@ def add_arguments(p) -> None:
     p.add_argument("--validator", action="append", default=[], metavar="SPEC",
                    help="NAME (shipped), NAME@VERSION (npm/PyPI/Maven release), NAME=CMD or NAME=py:module:function; "
                         "repeatable (default: [tool.urlwb.validators], else every shipped one)")
+    installs.add_flag(p)   # NAME@VERSION installs run no package code without it
     p.add_argument("--fetchers", default=None, metavar="LIST",
                    help="URL parsers whose hosts are fetched (names or groups as --parsers; default: all)")
     p.add_argument("--deny", default=None, metavar="LIST",
@@ -90,6 +92,7 @@ def _version_key(v: str) -> tuple:
 
 
 def run(args) -> int:
+    installs.from_args(args)
     seconds_flag("--minutes", args.minutes * 60)
     count_flag("--batch", args.batch)
     pol = policy.parse(args.deny, args.allow)

@@ -3,10 +3,12 @@ package into a cache outside the checkout, once, and runs the shipped adapter ag
 
 Cache: ``$URLWB_CACHE/validators/<package>/<version>/`` (default ``~/.cache/urlwb``); an install
 goes to a temporary folder beside it and is renamed into place when complete, so a folder there
-is whole. npm packages: ``npm install --prefix DIR PACKAGE@VERSION``, and a copy of the adapter in
-DIR (Node resolves the package from the adapter's own folder). PyPI packages: ``pip install
---target DIR/site PACKAGE==VERSION``, handed to the adapter as ``URLWB_VALIDATOR_SITE``. A
-version that does not resolve is a one-line UsageError.
+is whole. npm packages: ``npm install --prefix DIR --ignore-scripts PACKAGE@VERSION``, and a copy
+of the adapter in DIR (Node resolves the package from the adapter's own folder). PyPI packages:
+``pip install --only-binary :all: --target DIR/site PACKAGE==VERSION``, handed to the adapter as
+``URLWB_VALIDATOR_SITE``. No code of the release runs while it is installed
+(:mod:`urlwb.oracles.versions.installs`' rules; ``--allow-install-scripts`` opts in). A version
+that does not resolve is a one-line UsageError.
 
 A validator whose library comes from Maven (``jvm-guava``: Guava) is built instead by
 :mod:`urlwb.oracles.versions.builds`, in its cache and its way (a copy of the validator's pom with
@@ -33,7 +35,7 @@ import tempfile
 
 from urlwb.errors import UsageError
 from urlwb.oracles import manifests
-from urlwb.oracles.versions import builds
+from urlwb.oracles.versions import builds, installs
 from urlwb.oracles.versions.builds import reason_of
 from urlwb.oracles.versions.catalog import VALIDATORS, VALIDATORS_NO_REGISTRY
 
@@ -72,6 +74,9 @@ def _run(cmd: list[str], what: str) -> None:
         raise UsageError(f"{what}: {cmd[0]} cannot run ({exc.strerror or exc})") from None
     if r.returncode != 0:   # the registry's own words, picked as PARSER@VERSION builds pick them
         said = reason_of(r.stdout + "\n" + r.stderr)
+        if what.startswith("PyPI") and not installs.allowed() and re.search(
+                r"No matching distribution|Could not find a version", said):
+            raise UsageError(installs.sdist_refusal(what, said[:200]))
         raise UsageError(f"{what}: does not resolve or does not install ({said[:200]})")
 
 
@@ -120,11 +125,12 @@ def install(name: str, version: str, adapter: pathlib.Path, progress=print) -> p
     progress(f"installing {package}@{version} from {registry} into {final}")
     try:
         if registry == "npm":
-            _run(["npm", "install", "--prefix", str(tmp), "--no-audit", "--no-fund", "--loglevel=error",
+            _run(["npm", "install", "--prefix", str(tmp), *installs.npm_flags(),
                   f"{package}@{version}"], f"npm {package}@{version}")
+            installs.say_scripts(f"{package}@{version}", tmp / "node_modules", progress)
             shutil.copy2(adapter, tmp / adapter.name)
         else:
-            _run([sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check",
+            _run([sys.executable, "-m", "pip", "install", "-q", *installs.pip_flags(),
                   "--target", str(tmp / "site"), f"{package}=={version}"], f"PyPI {package}=={version}")
         (tmp / ".installed").write_text(f"{package} {version}\n", encoding="utf-8")
         if final.exists():

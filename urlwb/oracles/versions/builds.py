@@ -21,6 +21,10 @@ version went into the build as an exact requirement: ``url-parse@1.4.0`` in pack
 golang.org/x/net@v0.10.0``); a build that fails leaves no ``built.json``. One build of one folder
 at a time (``flock`` on ``<root>/<parser>/.lock``). The adapter's source is the shipped one,
 copied unchanged; only the version requirement is rewritten.
+
+No code of the release runs while it is installed (:mod:`.installs`' rules): npm with
+``--ignore-scripts``, pip with ``--only-binary :all:``, Maven with ``--strict-checksums`` and only
+the adapter's own pom's pinned plugins; ``--allow-install-scripts`` opts in.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ import time
 
 from urlwb.errors import UsageError
 from urlwb.oracles import HOST_SPECS, REGISTRY, VALIDATOR_SPECS, manifests
+from urlwb.oracles.versions import installs
 from urlwb.oracles.versions.catalog import Package
 
 #: the checkout (the folder holding ``urlwb/``): the Python adapter's PYTHONPATH
@@ -205,9 +210,14 @@ def _write_json(path: pathlib.Path, obj: dict) -> None:
     corpus_store.atomic_write(path, (json.dumps(obj, indent=2) + "\n").encode("utf-8"))
 
 
-def _run(cmd: list[str], d: pathlib.Path, registry: str, env: dict | None = None) -> str:
+def _log(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _run(cmd: list[str], d: pathlib.Path, registry: str, env: dict | None = None, refusal: str | None = None) -> str:
     """Run one build step in ``d``, its output appended to ``build.log``; BuildError with the
-    reason when it fails or takes longer than the registry's time-out."""
+    reason when it fails or takes longer than the registry's time-out (a pip install refused for
+    want of a wheel, ``refusal`` naming it: :func:`.installs.sdist_refusal`'s line)."""
     full_env = {**os.environ, **(env or {})}
     try:
         r = subprocess.run(cmd, cwd=d, env=full_env, capture_output=True, text=True,
@@ -219,7 +229,10 @@ def _run(cmd: list[str], d: pathlib.Path, registry: str, env: dict | None = None
     with open(d / "build.log", "a", encoding="utf-8") as fh:
         fh.write(f"$ {' '.join(cmd)}\n{r.stdout}{r.stderr}\n[exit {r.returncode}]\n")
     if r.returncode != 0:
-        raise BuildError(reason_of(r.stdout + "\n" + r.stderr))
+        reason = reason_of(r.stdout + "\n" + r.stderr)
+        if refusal and not installs.allowed() and re.search(r"No matching distribution|Could not find a version", reason):
+            reason = installs.sdist_refusal(refusal, reason)
+        raise BuildError(reason)
     return r.stdout + r.stderr
 
 
@@ -230,7 +243,8 @@ def _npm(pkg: Package, version: str, d: pathlib.Path) -> dict:
         "name": "urlwb-versioned-oracle", "private": True,
         "dependencies": {pkg.package: version}}, indent=2) + "\n", encoding="utf-8")
     shutil.copy2(source(pkg) / "adapter.js", d / "adapter.js")
-    _run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error", "--prefer-offline"], d, "npm")
+    _run(["npm", "install", *installs.npm_flags(), "--prefer-offline"], d, "npm")
+    installs.say_scripts(f"{pkg.parser}@{version}", d / "node_modules", _log)
     return {"command": ["node", "adapter.js", pkg.parser]}
 
 
@@ -238,7 +252,7 @@ def _pypi(pkg: Package, version: str, d: pathlib.Path) -> dict:
     base = getattr(sys, "_base_executable", sys.executable)
     _run([base, "-m", "venv", "--without-pip", str(d / "venv")], d, "pypi")
     _run([sys.executable, "-m", "pip", "--python", str(d / "venv" / "bin" / "python"), "install",
-          "-q", "--disable-pip-version-check", "--no-input", f"{pkg.package}=={version}"], d, "pypi")
+          "-q", *installs.pip_flags(), f"{pkg.package}=={version}"], d, "pypi", refusal=f"{pkg.package}=={version}")
     return {"command": [str(d / "venv" / "bin" / "python"), "-m", "urlwb.oracles.versions.pyadapter",
                         pkg.parser, pkg.oracle_class, pkg.kind],
             "env": {"PYTHONPATH": "{checkout}", "PYTHONDONTWRITEBYTECODE": "1"}}
@@ -265,7 +279,7 @@ def _maven(pkg: Package, version: str, d: pathlib.Path) -> dict:
     if n != 1:
         raise BuildError(f"{group} is not a dependency of {src / 'pom.xml'}")
     (d / "pom.xml").write_text(pom, encoding="utf-8")
-    _run(["mvn", "-q", "-B", "package"], d, "maven")
+    _run(["mvn", *installs.MAVEN_FLAGS, "package"], d, "maven")
     shipped = _shipped_spec(pkg)
     return {"command": list(shipped.command)}
 

@@ -15,6 +15,12 @@ started by :func:`popen`, which
 
 :func:`run` is ``subprocess.run`` over :func:`popen`, with the same timeout behaviour, except
 that a timeout kills the child's whole group.
+
+A child that runs foreign code (another project's: an adapter, a release under test, a fuzzing
+harness) is started with ``sandbox=Limits`` (:mod:`urlwb.sandbox`): in a network namespace of
+its own and under resource caps, set in the child before ``exec`` after the parent-death signal;
+:func:`release` also kills what is left in its cgroup. ``proc.sandbox`` is the
+:class:`urlwb.sandbox.Prepared` it ran under (None when unconfined), for :func:`urlwb.sandbox.explain`.
 """
 
 from __future__ import annotations
@@ -25,6 +31,8 @@ import signal
 import subprocess
 import sys
 import threading
+
+from urlwb import sandbox as sandboxing
 
 PR_SET_PDEATHSIG = 1
 
@@ -79,16 +87,31 @@ def _tell_reaper(line: str) -> None:
             _reaper = None
 
 
-def popen(cmd, **kwargs) -> subprocess.Popen:
-    """``subprocess.Popen`` for a child that dies with the workbench (see the module docstring).
+def popen(cmd, *, sandbox: sandboxing.Limits | None = None, **kwargs) -> subprocess.Popen:
+    """``subprocess.Popen`` for a child that dies with the workbench (see the module docstring),
+    confined under ``sandbox`` when given (foreign code: :mod:`urlwb.sandbox`).
 
     Must be called from a thread that lives as long as the child (the parent-death signal fires
     when the *thread* that started the child ends): the main thread, or the thread that waits.
     """
     _load_libc()
     kwargs.setdefault("close_fds", True)
-    proc = subprocess.Popen(cmd, start_new_session=True, preexec_fn=_set_parent_death_signal,
-                            **kwargs)
+    prepared = None
+    preexec = _set_parent_death_signal
+    if sandbox is not None:
+        prepared = sandboxing.prepare(list(cmd), kwargs.get("env"), sandbox)
+        cmd, kwargs["env"] = prepared.command, prepared.env
+
+        def preexec():
+            _set_parent_death_signal()
+            prepared.confine()
+    try:
+        proc = subprocess.Popen(cmd, start_new_session=True, preexec_fn=preexec, **kwargs)
+    except BaseException:
+        if prepared is not None:
+            prepared.cleanup()
+        raise
+    proc.sandbox = prepared
     _tell_reaper(f"+{proc.pid}")
     return proc
 
@@ -106,6 +129,8 @@ def release(proc: subprocess.Popen) -> None:
     """The child is done: kill what it left in its group, and tell the reaper to forget it."""
     kill_group(proc)
     _tell_reaper(f"-{proc.pid}")
+    if getattr(proc, "sandbox", None) is not None:
+        proc.sandbox.cleanup()
 
 
 def run(cmd, *, timeout: float | None = None, input=None, check: bool = False,

@@ -32,7 +32,8 @@ NAME = re.compile(r"[a-z0-9][a-z0-9_.-]*\Z")
 
 _FOLDER_KEYS = {"language", "requires", "apt", "apt_for", "probe", "build", "family", "oracle"}
 _ORACLE_KEYS = {"name", "command", "family", "kind", "deadline", "start_deadline", "max_input",
-                "window", "max_restarts", "quirks", "needs", "env", "language", "requires", "probe"}
+                "window", "max_restarts", "quirks", "needs", "env", "language", "requires", "probe",
+                "loopback"}
 #: seconds a readiness probe may take (a JVM or a compiler's preprocessor is the slow case)
 PROBE_TIMEOUT = 20.0
 
@@ -64,6 +65,9 @@ class Spec:
     max_restarts: int = 3
     quirks: tuple[str, ...] = ()
     env: dict[str, str] = dataclasses.field(default_factory=dict)
+    #: its network namespace's ``lo`` is brought up (urlwb.sandbox): it talks to a process of its
+    #: own over 127.0.0.1 (Firefox's Marionette); it reaches nothing outside its namespace
+    loopback: bool = False
     #: commands it needs on PATH: its folder's ``requires`` and its own
     requires: tuple[str, ...] = ()
     #: "manifest" (shipped, ``urlwb/oracles/<folder>/``), "flag" (``--oracle``) or "config"
@@ -172,6 +176,10 @@ def _fields(table: dict, where: str, base: Spec) -> Spec:
         if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
             raise ManifestError(f"{where}: {key} must be a list of strings")
     spec.quirks = tuple(table.get("quirks", base.quirks))
+    if "loopback" in table:
+        if not isinstance(table["loopback"], bool):
+            raise ManifestError(f"{where}: loopback must be true or false")
+        spec.loopback = table["loopback"]
     if "probe" in table:
         spec.probe = (*base.probe, _probe(table["probe"], where))
     spec.requires = (*base.requires, *table.get("requires", []))

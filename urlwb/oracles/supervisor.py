@@ -22,6 +22,12 @@ What goes wrong, and what happens (each counted, none silent):
 - an input (or base) longer than ``max_input`` code points is not sent: not applicable;
 - after ``max_restarts`` restarts the oracle is given up: the rest is not applicable, with that
   reason in :attr:`Supervised.given_up`.
+
+Every child is foreign code and runs confined (:mod:`urlwb.sandbox`: no network, a memory,
+CPU-time, file-size and process cap). A child that dies at a cap has the cap named first in its
+crash record ("memory cap 2 GiB hit (RLIMIT_DATA): exit status 1; stderr: MemoryError"), and so
+has a crash *answer* whose text says an allocation failed (an adapter that caught its runtime's
+out-of-memory error); the restart gives the next child a fresh budget.
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ import threading
 import time
 from collections import Counter, OrderedDict
 
-from urlwb import children
+from urlwb import children, sandbox
 from urlwb.oracles import NOT_APPLICABLE, Oracle, Unavailable, crash_record, hang_record, manifests, protocol
 from urlwb.oracles.host_answer import HostAnswer, HostOracle
 
@@ -90,10 +96,17 @@ class _Child:
     def __init__(self, spec: manifests.Spec, inbox: queue.SimpleQueue):
         env = {**os.environ, **spec.env} if spec.env else None
         try:
+            limits = sandbox.limits(loopback=spec.loopback)
+        except ValueError as exc:
+            raise Unavailable(f"cannot start: {exc}") from None
+        try:
             self.proc = SPAWNER.popen(spec.command, cwd=spec.cwd, env=env, stdin=subprocess.PIPE,
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
+                                      sandbox=limits)
         except OSError as exc:
             raise Unavailable(f"{spec.command[0]} cannot start ({exc.strerror or exc})") from None
+        except subprocess.SubprocessError as exc:  # the confinement failed in the child: fail closed
+            raise Unavailable(f"{spec.command[0]} cannot start confined ({exc})") from None
         self.inbox = inbox
         self.requests: queue.SimpleQueue = queue.SimpleQueue()
         self.stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
@@ -154,7 +167,9 @@ class _Child:
         self.requests.put(line)
 
     def last_words(self) -> str:
-        """Exit status and the last line of standard error, for a crash record."""
+        """Exit status and the last line of standard error, for a crash record; first the cap it
+        hit, when it died at one of the sandbox's caps."""
+        cpu = sandbox.cpu_seconds(self.proc.pid) if self.proc.sandbox is not None else None
         status = self.proc.poll()
         if status is None:
             try:
@@ -164,7 +179,8 @@ class _Child:
         what = ("still running" if status is None else f"killed by signal {-status}" if status < 0
                 else f"exit status {status}")
         time.sleep(0.05)  # let the drain thread take the last lines
-        return what + (f"; stderr: {self.stderr[-1]}" if self.stderr else "")
+        cap = sandbox.explain(self.proc.sandbox, status, list(self.stderr), cpu)
+        return (f"{cap}: " if cap else "") + what + (f"; stderr: {self.stderr[-1]}" if self.stderr else "")
 
     def kill(self) -> None:
         if self.killed:
@@ -375,6 +391,9 @@ class _Batch:
             return
         p = self.inflight.pop(rid)
         self.sup._answered[rid] = p.index
+        crash = getattr(value, "crash", None)
+        if crash and self.sup.child.proc.sandbox is not None and sandbox.MEMORY_WORDS.search(crash):
+            value = value._replace(crash=f"{sandbox.memory_cap(self.sup.child.proc.sandbox.limits)}: {crash}"[:300])
         self.settle(p.index, value)
 
     def bad(self, rid, reason: str) -> None:

@@ -10,7 +10,8 @@ cd "${PROJECT_DIR:-$SRC/url-workbench}"
 # stderr as a target starts, and its checks are off.
 pip3 install ".[oracles]"
 
-for fuzzer in fuzzers/fuzz_*.py; do
+# URLWB_FUZZERS picks some targets (the tests build one); by default every fuzzers/fuzz_*.py.
+for fuzzer in ${URLWB_FUZZERS:-fuzzers/fuzz_*.py}; do
   name=$(basename "$fuzzer" .py)
   target=${name#fuzz_}
   # The engine reads its tables (encodings, UTS #46, the public suffix list) from engine/data.

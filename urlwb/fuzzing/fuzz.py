@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import configparser
 import dataclasses
+import itertools
 import json
 import os
 import pathlib
@@ -97,6 +98,17 @@ class RunResult:
     artifacts: list = dataclasses.field(default_factory=list)
     log: str = ""
     truncated: int = 0     # empty corpus files a full disk left, removed
+    ft_start: int | None = None
+    #: seconds from its start to libFuzzer's first status line (INITED), over its processes
+    startup: float = 0.0
+    #: CPU seconds of its processes (user and system), as the kernel counted them
+    cpu_seconds: float = 0.0
+    #: libFuzzer processes at once: 1, or the -fork workers and their parent
+    processes: int = 1
+    #: seconds after the round's start when it started (campaign schedule)
+    start: float = 0.0
+    #: why it ended: "time", "crash", "displaced by TARGET", "deadline"
+    ended: str = ""
 
     @property
     def exec_per_s(self) -> float:
@@ -127,8 +139,15 @@ class Progress:
             self.stream.flush()
 
 
-def _run_once(target: str, seconds: float, fork: int, result: RunResult, t0: float, budget: float,
-              progress: Progress | None, log) -> None:
+def run_once(target: str, seconds: float, fork: int, result: RunResult, t0: float, budget: float,
+             progress: Progress | None, log, on_start=None) -> None:
+    """One libFuzzer process of ``target`` for at most ``seconds`` (``-max_total_time``, less
+    STARTUP_SECONDS), its status lines read into ``result`` as they come. ``on_start(proc)`` is
+    called with the child once it runs, so that another thread may stop it early: SIGINT, on
+    which libFuzzer prints its final statistics and exits (``run interrupted``). Adds to
+    ``result`` the seconds until its first status line (``startup``: Python, the instrumented
+    imports and the replay of the corpus) and the child's CPU time (``cpu_seconds``, read from
+    ``/proc`` before it is reaped; its ``-fork`` workers' too, once it has waited for them)."""
 
     seeds = [str(d) for d in corpus_store.committed_dirs(target)]
     cmd = target_command(target) + [
@@ -139,18 +158,26 @@ def _run_once(target: str, seconds: float, fork: int, result: RunResult, t0: flo
     if fork:
         cmd += [f"-fork={fork}", "-ignore_crashes=1", "-ignore_timeouts=1", "-ignore_ooms=1"]
     base_execs = result.execs
+    started = time.monotonic()
     proc = children.popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                            errors="replace", env=fuzzer_env(), cwd=corpus_store.work_root())
+    if on_start is not None:
+        on_start(proc)
     watchdog = threading.Timer(seconds + 120, children.kill_group, [proc])
     watchdog.start()
+    first_status = True
     try:
         for line in proc.stderr:
             log.write(line)
             s = parse_status(line)
             if s:
+                if first_status:
+                    result.startup += time.monotonic() - started
+                    first_status = False
                 result.execs = base_execs + s.execs
                 if result.cov_start is None:
                     result.cov_start = s.cov
+                    result.ft_start = s.ft
                 result.cov_end, result.ft_end, result.corpus = s.cov, s.ft, s.corp
                 result.timeline.append([round(time.monotonic() - t0, 2), result.execs, s.cov, s.ft, s.corp])
                 if fork:
@@ -166,31 +193,62 @@ def _run_once(target: str, seconds: float, fork: int, result: RunResult, t0: flo
                 result.artifacts.append(m[1])
     finally:
         watchdog.cancel()
+        result.cpu_seconds += cpu_seconds_at_exit(proc)
         children.release(proc)   # and any -fork worker it left
+
+
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def cpu_seconds_at_exit(proc: subprocess.Popen) -> float:
+    """The CPU time (user and system, its reaped children's included) of a child whose output
+    has ended: waits for it to exit without reaping it (``waitid(WNOWAIT)``), so that
+    ``/proc/PID/stat`` still holds its accounting (proc(5): fields 14-17, utime, stime,
+    cutime, cstime, in clock ticks). 0.0 where that cannot be read (not Linux)."""
+    try:
+        os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOWAIT)
+        fields = pathlib.Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        # fields[0] is the state (field 3): utime is field 14, i.e. fields[11]
+        return sum(int(f) for f in fields[11:15]) / _TICKS
+    except (OSError, AttributeError, ValueError, IndexError):
+        return 0.0
+
+
+def open_log(target: str, result: RunResult, logs_dir: pathlib.Path | None = None):
+    """A new log file for one run of ``target`` (its path in ``result.log``): named by the time
+    and a number, so that runs started in the same second (parallel ones) never share one."""
+    logs_dir = logs_dir or corpus_store.work_root() / "logs"
+    stamp = time.strftime('%Y%m%d-%H%M%S')
+    try:
+        logs_dir.mkdir(parents=True, exist_ok=True)
+        for n in itertools.count():
+            path = logs_dir / f"{target}-{stamp}{f'-{n}' if n else ''}.log"
+            try:
+                log = open(path, "x", encoding="utf-8")
+            except FileExistsError:
+                continue
+            result.log = str(path)
+            return log
+    except OSError as exc:
+        raise WriteError(f"cannot write in {logs_dir}: {exc.strerror or exc}") from None
 
 
 def fuzz_target(target: str, seconds: float, jobs: int = 1, *, progress: Progress | None = None,
                 logs_dir: pathlib.Path | None = None) -> RunResult:
     """Fuzz ``target`` for ``seconds`` of wall time; its statistics and timeline."""
     result = RunResult(target)
-    logs_dir = logs_dir or corpus_store.work_root() / "logs"
-    logs_dir.mkdir(parents=True, exist_ok=True)
-    log_path = logs_dir / f"{target}-{time.strftime('%Y%m%d-%H%M%S')}.log"
-    result.log = str(log_path)
     t0 = time.monotonic()
     fork = jobs if jobs > 1 else 0
     require_free_space(corpus_store.work_dir(target))
-    try:
-        log = open(log_path, "w", encoding="utf-8")
-    except OSError as exc:
-        raise WriteError(f"cannot write {log_path}: {exc.strerror or exc}") from None
+    log = open_log(target, result, logs_dir)
     with log:
         while True:
             left = seconds - (time.monotonic() - t0)
             if left < 2:
                 break
             before = len(result.artifacts)
-            _run_once(target, left, fork, result, t0, seconds, progress, log)
+            result.processes = max(result.processes, fork + 1 if fork else 1)
+            run_once(target, left, fork, result, t0, seconds, progress, log)
             if len(result.artifacts) == before:
                 break                            # the run ended on its own: time is up
             result.restarts += 1

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Judge every differential sidecar (corpus/differential/regress/*.json with an input and one
 parser) by its parser's contract, with the real parsers: a tally of bugs and hazards and one line
-per record (kind, parser, input, clause, cause). Read-only: it writes nothing.
+per record (kind, parser, input, clause, cause). With ``--write`` the contract judge's verdict
+replaces the one in each judged sidecar (atomically; the old ``reason`` is kept where the judge
+gives none): the provisional verdicts of the migration (urlwb.findings.provisional) give way to
+the contract's.
 
-    python scripts/judge_corpus.py
+    python scripts/judge_corpus.py [--write]
 
 The cause is the differential's (urlwb.differential.classify), the known deviation its reason;
 the verdict is urlwb.verdicts.judge's (issue 25). A parser that cannot start here is counted
@@ -19,12 +22,15 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from urlwb import oracles  # noqa: E402
 from urlwb.differential import classify  # noqa: E402
+from urlwb import corpus_store  # noqa: E402
+from urlwb.findings import record as findings_record  # noqa: E402
 from urlwb.verdicts.judge import judge  # noqa: E402
 
 
 def main() -> int:
-    records = [json.loads(pathlib.Path(f).read_text(encoding="utf-8"))
-               for f in sorted(glob.glob(str(ROOT / "corpus" / "differential" / "regress" / "*.json")))]
+    write = "--write" in sys.argv[1:]
+    paths = sorted(glob.glob(str(ROOT / "corpus" / "differential" / "regress" / "*.json")))
+    records = [dict(json.loads(pathlib.Path(f).read_text(encoding="utf-8")), _path=f) for f in paths]
     records = [r for r in records if r.get("input") is not None and r.get("parser") in oracles.REGISTRY]
     started, skipped = oracles.load(["engine", *sorted({r["parser"] for r in records})])
     tally, rows = collections.Counter(), []
@@ -48,6 +54,15 @@ def main() -> int:
             v = judge(name, input, base, mine, engine, cause=(found.cause or found.cls) if found else None,
                       family=family, known=known)
             kind = v["kind"] if v else "none (the readings agree now)"
+            if write and v:
+                old = r.get("verdict") if isinstance(r.get("verdict"), dict) else {}
+                if "reason" not in v and old.get("reason"):
+                    v = dict(v, reason=old["reason"])
+                meta = {k: val for k, val in r.items() if k != "_path"}
+                meta["verdict"] = v
+                findings_record.check(meta)
+                corpus_store.write_sidecar(pathlib.Path(r["_path"][:-len(".json")]), meta)
+                tally["written"] += 1
             tally[kind] += 1
             rows.append((kind, name, input, v["spec"]["clause"] if v else "", v["cause"] if v else ""))
     finally:

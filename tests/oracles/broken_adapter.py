@@ -12,6 +12,8 @@ Python escapes, e.g. ``crash=\\x00``): the misbehaviour happens on every input c
   duplicate=T   answer twice
   schema=T      answer out of schema (port a list)
   slow=SECONDS  sleep that long before each answer
+  connect=PORT  before each answer, try a TCP connection to 127.0.0.1:PORT (and answer anyway)
+  allocate=T    allocate memory without bound (the sandbox's memory cap must stop it)
   reorder       answer each batch of waiting requests in reverse order
   no-hello      never write the hello line
   bad-hello     write a hello line of another protocol
@@ -112,6 +114,16 @@ def main():
         input, base, rid = req["input"], req.get("base"), req["id"]
         if "slow" in opts:
             time.sleep(float(opts["slow"]))
+        if "connect" in opts:
+            import socket
+            try:
+                socket.create_connection(("127.0.0.1", int(opts["connect"])), timeout=1).close()
+            except OSError:
+                pass
+        if hit("allocate", input):
+            hoard = []
+            while True:
+                hoard.append(bytearray(64 << 20))
         if hit("crash", input):
             sys.stderr.write("broken_adapter: boom\n")
             sys.stderr.flush()

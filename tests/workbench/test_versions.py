@@ -219,7 +219,7 @@ def test_a_version_that_does_not_resolve_is_one_line_exit_2(tmp_path, monkeypatc
                        (["bisect", "rust-url", "http://a/", "--step", "-1"], "--step must be at least 0"),
                        (["oracle", "check", "url-parse@9.9.9"], "urlwb oracle: url-parse@9.9.9 does not build: ETARGET"),
                        (["oracle", "check", "go-net-url@1.0"], "urlwb oracle: go-net-url has no registry version"),
-                       (["hunt", "url-parse@9.9.9"], "no guided harness")):
+                       (["hunt", "url-parse@9.9.9"], "url-parse@9.9.9 does not build: ETARGET")):
         capsys.readouterr()
         assert cli.main(args) == 2, args
         err = capsys.readouterr().err

@@ -63,47 +63,14 @@ class BuildError(UsageError):
     """A version that does not resolve or does not build: one line, the registry's own reason."""
 
 
-def cache_root() -> pathlib.Path:
-    env = os.environ.get("URLWB_VERSIONS_CACHE")
-    if env:
-        return pathlib.Path(env)
-    xdg = os.environ.get("XDG_CACHE_HOME") or str(pathlib.Path.home() / ".cache")
-    return pathlib.Path(xdg) / "urlwb" / "versions"
+cache_root = installs.cache_root_of_versions
+reason_of = installs.reason_of
 
 
 def build_dir(parser: str, version: str) -> pathlib.Path:
     if not VERSION.match(version) or ".." in version:
         raise BuildError(f"{parser}@{version}: not a version (letters, digits and . _ + - only)")
     return cache_root() / parser / version
-
-
-def reason_of(text: str) -> str:
-    """The line of a client's output that says why (the registry's own words), shortened: the
-    specific phrases first (npm's ETARGET, pip's "No matching distribution", Maven's "Could not
-    find artifact", cargo's "failed to select a version", go's "unknown revision", a compile
-    error), else the last line."""
-    text = re.sub(r"\x1b\[[0-9;]*m", "", text)   # Maven's colours
-    lines = [" ".join(x.split()) for x in text.splitlines() if x.strip()]
-    code = next((m[1] for x in lines for m in [re.match(r"npm (?:ERR!|error) code (\S+)", x)] if m), None)
-    for pat in (r"No matching version", r"notarget|E404|404 Not Found",
-                r"No matching distribution", r"Could not find a version",
-                r"Could not find artifact|could not be resolved",
-                r"failed to select a version", r"unknown revision|invalid version|^go: \S+@\S+: ",
-                r"\.java:\[\d+,\d+\]", r"^error(\[E\d+\])?:", r"(?i)\berror\b"):
-        for i, line in enumerate(lines):
-            if re.search(pat, line):
-                if pat.startswith(r"\.java"):   # the compiler's message, without the checkout path
-                    line = re.sub(r"\S*/(\w+\.java)", r"\1", line)
-                if pat.startswith("^error") and i + 1 < len(lines) and len(line) < 80:
-                    line += " " + lines[i + 1]
-                if line.startswith("go: ") and i + 1 < len(lines) and lines[i + 1].startswith("server response:"):
-                    line += " (" + lines[i + 1] + ")"
-                line = re.sub(r"Failed to execute goal on project [\w.-]+: (Could not resolve dependencies for project \S+: )?", "", line)
-                if "Could not find artifact" in line:   # Maven's sentence, without its preamble
-                    line = line[line.index("Could not find artifact"):]
-                line = re.sub(r"^(npm (ERR!|error)( notarget)?|\[ERROR\]|ERROR:)\s*", "", line)
-                return (f"{code}: {line}" if code and code not in line else line)[:300]
-    return lines[-1][:300] if lines else "no output"
 
 
 def _shipped_spec(pkg: Package) -> manifests.Spec | None:

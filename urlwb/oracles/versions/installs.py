@@ -141,9 +141,46 @@ def sdist_refusal(what: str, reason: str) -> str:
 
 # --- a user's package --------------------------------------------------------------------------
 
+def cache_root_of_versions() -> pathlib.Path:
+    """Where every built release lives: $URLWB_VERSIONS_CACHE, else $XDG_CACHE_HOME/urlwb/versions."""
+    env = os.environ.get("URLWB_VERSIONS_CACHE")
+    if env:
+        return pathlib.Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME") or str(pathlib.Path.home() / ".cache")
+    return pathlib.Path(xdg) / "urlwb" / "versions"
+
+
+def reason_of(text: str) -> str:
+    """The line of a client's output that says why (the registry's own words), shortened: the
+    specific phrases first (npm's ETARGET, pip's "No matching distribution", Maven's "Could not
+    find artifact", cargo's "failed to select a version", go's "unknown revision", a compile
+    error), else the last line."""
+    text = re.sub(r"\x1b\[[0-9;]*m", "", text)   # Maven's colours
+    lines = [" ".join(x.split()) for x in text.splitlines() if x.strip()]
+    code = next((m[1] for x in lines for m in [re.match(r"npm (?:ERR!|error) code (\S+)", x)] if m), None)
+    for pat in (r"No matching version", r"notarget|E404|404 Not Found",
+                r"No matching distribution", r"Could not find a version",
+                r"Could not find artifact|could not be resolved",
+                r"failed to select a version", r"unknown revision|invalid version|^go: \S+@\S+: ",
+                r"\.java:\[\d+,\d+\]", r"^error(\[E\d+\])?:", r"(?i)\berror\b"):
+        for i, line in enumerate(lines):
+            if re.search(pat, line):
+                if pat.startswith(r"\.java"):   # the compiler's message, without the checkout path
+                    line = re.sub(r"\S*/(\w+\.java)", r"\1", line)
+                if pat.startswith("^error") and i + 1 < len(lines) and len(line) < 80:
+                    line += " " + lines[i + 1]
+                if line.startswith("go: ") and i + 1 < len(lines) and lines[i + 1].startswith("server response:"):
+                    line += " (" + lines[i + 1] + ")"
+                line = re.sub(r"Failed to execute goal on project [\w.-]+: (Could not resolve dependencies for project \S+: )?", "", line)
+                if "Could not find artifact" in line:   # Maven's sentence, without its preamble
+                    line = line[line.index("Could not find artifact"):]
+                line = re.sub(r"^(npm (ERR!|error)( notarget)?|\[ERROR\]|ERROR:)\s*", "", line)
+                return (f"{code}: {line}" if code and code not in line else line)[:300]
+    return lines[-1][:300] if lines else "no output"
+
+
 def cache_root() -> pathlib.Path:
-    from urlwb.oracles.versions import builds
-    return builds.cache_root() / "_packages"
+    return cache_root_of_versions() / "_packages"
 
 
 def split_package(package: str) -> tuple[str, str]:
@@ -252,7 +289,6 @@ def _write_json(path: pathlib.Path, obj: dict) -> None:
 def run(cmd: list[str], d: pathlib.Path, registry: str, env: dict | None = None) -> str:
     """One install step in ``d``, its output appended to ``install.log``; InstallError with the
     client's reason when it fails or takes longer than the registry's time-out."""
-    from urlwb.oracles.versions.builds import reason_of
     try:
         r = subprocess.run(cmd, cwd=d, env={**os.environ, **(env or {})}, capture_output=True, text=True,
                            timeout=TIMEOUTS[registry], stdin=subprocess.DEVNULL)

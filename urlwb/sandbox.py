@@ -12,7 +12,7 @@ and run as they always did. The confinement, in the child after ``fork`` and bef
   get a network namespace of their own, whose only interface, ``lo``, is down. A connect
   anywhere (the host's loopback included) fails with ENETUNREACH; a parser needs no network to
   parse. An adapter that needs a loopback of its own (Firefox's Marionette listens on
-  127.0.0.1) is declared ``loopback = true`` (``urlwb/oracles/PROTOCOL.md``): its namespace's
+  127.0.0.1) is declared ``loopback = true`` (``docs/oracle-protocol.md``): its namespace's
   ``lo`` is brought up (``SIOCSIFFLAGS``, netdevice(7)); it still reaches nothing outside its
   namespace. Creating a namespace needs CAP_SYS_ADMIN: where the kernel refuses (not root, a
   container without the capability), the workbench says so once per process, in one line on

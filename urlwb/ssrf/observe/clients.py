@@ -68,6 +68,8 @@ class Client:
         self.name = spec.name
         self.version = "?"
         self.restarts = 0
+        #: why it could not be restarted after trouble (then every later fetch is that trouble)
+        self.gone: str | None = None
         self._start()
 
     def _start(self) -> None:
@@ -102,6 +104,8 @@ class Client:
 
     def fetch(self, url: str) -> dict | Trouble:
         """The client's answer on ``url``, or the :class:`Trouble` it got into (then restarted)."""
+        if self.gone:
+            return Trouble("gone", self.gone)
         try:
             self.proc.stdin.write(json.dumps(url, ensure_ascii=True) + "\n")
             self.proc.stdin.flush()
@@ -129,11 +133,13 @@ class Client:
         t = Trouble(what, detail + (f"; stderr: {err[:200]}" if err else ""))
         try:
             self._start()
-        except ClientError:
-            pass
+        except ClientError as exc:
+            self.gone = f"not restarted after it {what}: {exc}"
         return t
 
     def close(self) -> None:
+        if self.proc.returncode is not None and self.proc.stdin.closed:
+            return
         try:
             self.proc.stdin.close()
         except OSError:

@@ -7,9 +7,12 @@ Run by :class:`urlwb.ssrf.observe.network.Network`, never by hand. In order:
    :func:`urlwb.sandbox.join_netns`), so that every connection they make lands here or nowhere.
 2. ``lo`` up, and on it the addresses a validator is meant to keep a client from:
    127.0.0.1/8 and ::1 (the kernel's own when ``lo`` comes up), 10.0.0.1/32, 169.254.169.254/32
-   and fd00::1/128 (``ip addr add``, iproute2). No other interface, so no route anywhere else, and
-   no DNS server reachable (a lookup fails at once: the resolver's nameserver is unreachable);
-   ``/etc/hosts`` is read as usual (the mount namespace is the host's).
+   and fd00::1/128 (``ip addr add``, iproute2). Then every other address is made local too
+   (``ip route add local 0.0.0.0/0 dev lo`` and ``::/0``, the "AnyIP" local route, ip-route(8)):
+   a connection to *any* address ends on a listener here, so where a client went is seen even
+   when it is an address nobody meant (Java's 177.0.0.1 for ``0177.0.0.1``), and nothing leaves
+   the namespace: there is no other interface. No DNS: nothing listens on port 53, so a lookup
+   fails at once; ``/etc/hosts`` is read as usual (the mount namespace is the host's).
 3. On each port of ``PORTS`` (comma-separated) one dual-stack listener on ``[::]`` (IPV6_V6ONLY
    off): it accepts a connection to *any* address of the namespace, and the address the client
    connected to is the socket's local address (an IPv4 one as ``::ffff:a.b.c.d``, written back as
@@ -34,6 +37,7 @@ from __future__ import annotations
 
 import base64
 import ctypes
+import ipaddress
 import json
 import os
 import shutil
@@ -78,6 +82,8 @@ def _configure() -> tuple[list[str], str | None]:
     cmds = [[ip, "link", "set", "lo", "up"]]
     cmds += [[ip, "-6" if ":" in a else "-4", "addr", "add", a, "dev", "lo"] + (["nodad"] if ":" in a else [])
              for a in EXTRA_ADDRESSES]
+    cmds += [[ip, "-4", "route", "add", "local", "0.0.0.0/0", "dev", "lo"],
+             [ip, "-6", "route", "add", "local", "::/0", "dev", "lo"]]
     carried, failed = ["127.0.0.1", "::1"], []
     for c in cmds:
         r = subprocess.run(c, capture_output=True, text=True, stdin=subprocess.DEVNULL)
@@ -85,11 +91,17 @@ def _configure() -> tuple[list[str], str | None]:
             failed.append(f"{' '.join(c[1:])}: {r.stderr.strip()[:80]}")
         elif c[2] == "addr":
             carried.append(c[4].split("/")[0])
+        elif c[2] == "route":
+            carried.append("every other IPv4 address" if c[1] == "-4" else "every other IPv6 address")
     return carried, ("; ".join(failed) or None)
 
 
 def _plain(addr: str) -> str:
-    return addr[7:] if addr.startswith("::ffff:") else addr
+    """An address as the model writes it: IPv4-mapped as IPv4, IPv6 compressed (``::7f00:1``)."""
+    a = ipaddress.ip_address(addr.partition("%")[0])
+    if isinstance(a, ipaddress.IPv6Address) and a.ipv4_mapped is not None:
+        return str(a.ipv4_mapped)
+    return str(a)
 
 
 def server_name(hello: bytes) -> str | None:

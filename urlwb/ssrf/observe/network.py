@@ -12,6 +12,9 @@ written before, so a client's answer to one fetch, then a mark, gives exactly th
 connections (a client that connects after it answered, a retry in the background, shows up in
 the next fetch's: the clients here do not).
 
+Every address is local in the namespace (:mod:`.listen`), and each port listened on is a
+dual-stack wildcard listener, so a connection to any address on such a port is seen.
+
 Namespaces need CAP_SYS_ADMIN (root). Where the kernel refuses (:func:`available`), the network
 is the host's loopback only (127.0.0.1 and ::1, no 10.0.0.1, no 169.254.169.254, and DNS not
 cut off), said in one line by :func:`unavailable_line`.

@@ -157,7 +157,8 @@ def observe(inputs: list[str], names: list[str] | None = None, *, redirects: boo
     sealed = why is None
     if sealed:
         line = ("each client in a network namespace of its own: lo only, carrying 127.0.0.1, ::1, "
-                "10.0.0.1, 169.254.169.254, fd00::1; no route elsewhere, no DNS")
+                "10.0.0.1, 169.254.169.254, fd00::1 and, by a local route, every other address; "
+                "nothing leaves it, no DNS")
     else:
         line = network.unavailable_line(why)
         progress(line)

@@ -78,6 +78,23 @@ def redirect_url(target: str) -> str:
     return f"http://127.0.0.1:{REDIRECT_PORT}/r/{code}"
 
 
+def _socket_inodes(pid: int) -> set[str]:
+    """The inodes of the sockets process ``pid`` holds open (``/proc/PID/fd`` -> ``socket:[N]``)."""
+    out = set()
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return out
+    for fd in fds:
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            out.add(target[8:-1])
+    return out
+
+
 class NetworkError(RuntimeError):
     """The listener could not start (one line)."""
 
@@ -133,6 +150,24 @@ class Network:
                 return out
             if "mark" not in rec:
                 out.append(rec)
+
+    def listeners_outside(self) -> list[str]:
+        """The listening sockets of the listener process that the *calling* process's network
+        namespace holds (``/proc/self/net/tcp*``, matched by socket inode): [] when every one is
+        inside the sealed namespace. Read by the run before any client starts (a run whose
+        listeners leaked out stops) and by the tests."""
+        mine = _socket_inodes(self.proc.pid)
+        here = {}
+        for table in ("tcp", "tcp6"):
+            try:
+                lines = open(f"/proc/self/net/{table}", encoding="ascii").read().splitlines()[1:]
+            except OSError:
+                continue
+            for line in lines:
+                f = line.split()
+                if len(f) > 9 and f[3] == "0A":  # TCP_LISTEN
+                    here[f[9]] = f"{table} {f[1]}"
+        return sorted(here[i] for i in mine if i in here)
 
     def close(self) -> None:
         try:

@@ -123,6 +123,9 @@ def _one_client(spec, inputs: list[str], ports: list[int], sealed: bool, redirec
                 tick: Callable[[], None]) -> tuple[list[Seen], str, int]:
     net = network.Network(ports, sealed)
     try:
+        leaked = net.listeners_outside() if sealed else []
+        if leaked:
+            raise network.NetworkError(f"listeners outside the sealed namespace: {', '.join(leaked)}")
         client = clients_mod.Client(spec, net.netns)
         try:
             out = []

@@ -68,8 +68,17 @@ def _unshare() -> None:
         raise OSError(e, f"unshare(CLONE_NEWNET): {os.strerror(e)}")
 
 
+def _own_namespace() -> bool:
+    """Whether this process's network namespace differs from its parent's (the workbench's)."""
+    return os.stat("/proc/self/ns/net").st_ino != os.stat(f"/proc/{os.getppid()}/ns/net").st_ino
+
+
 def _configure() -> tuple[list[str], str | None]:
-    """``lo`` up with the extra addresses: (addresses carried, a note when some are missing)."""
+    """``lo`` up with the extra addresses: (addresses carried, a note when some are missing).
+    Refuses (RuntimeError) unless this process is in a namespace of its own: the addresses and the
+    local routes would take the host's traffic (fd00::1 may be its IPv6 gateway)."""
+    if not _own_namespace():
+        raise RuntimeError("refusing to configure the network: not in a namespace of its own")
     ip = shutil.which("ip") or next((p for p in ("/usr/sbin/ip", "/sbin/ip") if os.path.exists(p)), None)
     if ip is None:
         import fcntl  # lo up without iproute2: SIOCSIFFLAGS (netdevice(7))

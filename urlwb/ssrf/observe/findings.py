@@ -8,7 +8,10 @@
   direct or redirect) and the ``Host`` it sent.
 - **crash** / **hang** (a bug of the client, against its own documentation: a fetch returns or
   raises its documented errors, it does not kill the process or block past its timeout): a client
-  that died, hung or answered out of protocol on an input.
+  that died, hung or answered out of protocol on an input; and, following a redirect, an
+  exception its fetch call does not document (the JVM clients mark one: not an IOException, which
+  ``HttpClient.send`` and ``Call.execute`` document for a failed exchange; the URL the client was
+  given was valid, the server's ``Location`` is what it could not take).
 """
 
 from __future__ import annotations
@@ -69,6 +72,16 @@ def ssrf_findings(obs: Observed, allowed: dict[str, dict[str, bool]], pol: Polic
 def client_findings(obs: Observed, command: str | None) -> list[dict]:
     out = []
     for s in obs.seen:
+        f = s.redirect
+        if f is not None and f.answer is not None and f.answer.get("unchecked"):
+            err, msg = f.answer.get("error", "?"), f.answer.get("message", "")
+            v = record.verdict("bug", "own", f"{s.client}: a failed exchange is an IOException (its fetch call's "
+                                             "documented failure)", "undocumented-exception",
+                               reason=f"{s.client} threw {err} ({msg[:120]}) following a redirect to {s.input!r}")
+            out.append(record.make_finding(
+                input=s.input, parser=s.client, rule="crash", signature=f"undocumented:{s.client}:{err}",
+                verdict=v, client=s.client, parser_version=obs.clients.get(s.client),
+                summary=f"{s.client} throws {err} on a redirect to {s.input!r}", command=command))
         for via, f in (("direct", s.direct), ("redirect", s.redirect)):
             if f is None or f.trouble is None or f.trouble.what == "gone":
                 continue

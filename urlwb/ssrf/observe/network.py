@@ -118,7 +118,11 @@ class Network:
             line = None
         hello = json.loads(line) if line else None
         if not hello or not hello.get("ready"):
-            err = self.proc.stderr.read() if self.proc.poll() is not None else ""
+            try:
+                self.proc.wait(timeout=2)
+                err = self.proc.stderr.read()
+            except subprocess.TimeoutExpired:
+                err = ""
             self.close()
             raise NetworkError(f"the listener did not start: {(err.strip().splitlines() or ['no answer'])[-1][:200]}")
         self.sealed = hello["namespace"]

@@ -53,7 +53,7 @@ class Fetch:
         if self.tls:
             out["tls"] = True
         if self.answer is not None:
-            out.update({k: v for k, v in self.answer.items() if k in ("ok", "status", "error", "message", "cause")})
+            out.update({k: v for k, v in self.answer.items() if k in ("ok", "status", "error", "message", "cause", "unchecked")})
         if self.trouble is not None:
             out["trouble"] = {"what": self.trouble.what, "detail": self.trouble.detail}
         if len(self.connections) > 1:

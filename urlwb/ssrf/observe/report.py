@@ -28,6 +28,15 @@ def cell(f: Fetch | None) -> str:
     return "✗ " + short(err.rsplit(".", 1)[-1], 24)
 
 
+def per_client(pairs: list[Pair]) -> dict[str, tuple[int, int]]:
+    """client -> (pairs that agree, pairs compared)."""
+    out: dict[str, tuple[int, int]] = {}
+    for p in pairs:
+        a, n = out.get(p.client, (0, 0))
+        out[p.client] = (a + p.agree, n + 1)
+    return out
+
+
 def markdown(obs: Observed, pairs: list[Pair], allowed: dict[str, dict[str, bool]] | None = None) -> list[str]:
     names = list(obs.clients)
     out = ["## Observed: where real clients connected", "",
@@ -38,7 +47,8 @@ def markdown(obs: Observed, pairs: list[Pair], allowed: dict[str, dict[str, bool
     agree, total = agreement(pairs)
     if total:
         out += ["", f"Model against observation (direct fetches, address reached): **{agree} of {total} "
-                    f"(input, client) pairs agree, {100 * agree / total:.0f}%**."]
+                    f"(input, client) pairs agree, {100 * agree / total:.0f}%**. By client: "
+                    + ", ".join(f"{c} {a}/{n}" for c, (a, n) in per_client(pairs).items()) + "."]
     out += ["", "Each cell: the listener the client reached directly (address:port), else its error; "
                 "then after `302 Location: INPUT`.", "",
             "| input | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
@@ -75,7 +85,8 @@ def terminal(obs: Observed, pairs: list[Pair]) -> list[str]:
     for n, r in obs.skipped.items():
         lines.append(f"  client {n} skipped: {r}")
     if total:
-        lines.append(f"model against observation: {agree} of {total} pairs agree ({100 * agree / total:.0f}%)")
+        lines.append(f"model against observation: {agree} of {total} pairs agree ({100 * agree / total:.0f}%; "
+                     + ", ".join(f"{c} {a}/{n}" for c, (a, n) in per_client(pairs).items()) + ")")
     for s in obs.seen[:40]:
         lines.append(f"  {short(s.input, 40):<42} {s.client:<16} {cell(s.direct):<24} redirect: {cell(s.redirect)}")
     if len(obs.seen) > 40:

@@ -74,6 +74,7 @@ def observe_and_record(inputs: list[str], names: list[str] | None, asker, pol, o
     allowed = {v: {s: asker.allows(v, s) for s in inputs} for v in asker.validators}
     cmd = _command_line(argv)
     found = findings.ssrf_findings(obs, allowed, pol, versions, cmd) + findings.client_findings(obs, cmd)
+    found = list({f["signature"]: f for f in reversed(found)}.values())[::-1]  # the first of each signature
     findings.write_observed(out, obs)
     corpus_store.atomic_write(out / "agreement.jsonl", "".join(
         json.dumps({"input": p.input, "client": p.client, "model": p.model, "model_reading": p.model_shown,

@@ -4,7 +4,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 /** urlwb ssrf's client protocol (urlwb/ssrf/observe/clients.py) for the JVM clients: JSON
- *  strings in, one JSON line out per URL. */
+ *  strings in, one JSON line out per URL. A failure that is not an IOException (what both
+ *  HttpClient.send and Call.execute document for a failed exchange) is marked "unchecked". */
 final class Lines {
   interface Fetch { int get(String url) throws Exception; }
 
@@ -24,9 +25,10 @@ final class Lines {
         out.println("{\"ok\":true,\"status\":" + fetch.get(url) + "}");
       } catch (Throwable e) {  // every failure is an answer: its class is the observation
         Throwable c = e.getCause();
+        boolean unchecked = !(e instanceof java.io.IOException || e instanceof InterruptedException);
         out.println("{\"ok\":false,\"error\":" + quote(e.getClass().getName()) + ",\"message\":"
             + quote(String.valueOf(e.getMessage())) + (c == null ? "" : ",\"cause\":" + quote(c.getClass().getName()))
-            + "}");
+            + (unchecked ? ",\"unchecked\":true" : "") + "}");
       }
     }
   }

@@ -17,14 +17,16 @@ Run by :class:`urlwb.ssrf.observe.network.Network`, never by hand. In order:
    off): it accepts a connection to *any* address of the namespace, and the address the client
    connected to is the socket's local address (an IPv4 one as ``::ffff:a.b.c.d``, written back as
    IPv4).
-4. For every accepted connection one JSON line on standard output: ``{"local", "port", "peer",
+4. For every accepted connection (every one is accepted by the main thread, then served by a
+   thread of its own) one JSON line on standard output: ``{"local", "port", "peer",
    "host"}`` (the ``Host`` header, or the TLS ClientHello's server name with ``"tls": true``),
    ``"path"`` (the request target), written before the answer, so that it is on the pipe before
    the client can have its response. The answer: ``200`` with a short body; on ``REDIRECT``'s
    port, a request for ``/r/<base64url>`` is answered ``302 Location: <the decoded bytes>``
    (the input, byte for byte, as a hostile server would send it); a TLS hello is closed.
-5. Standard input: ``mark N`` is answered ``{"mark": N}`` (every connection line written before
-   it belongs to what came before); end of input ends the process.
+5. Standard input: ``mark N`` is answered ``{"mark": N}`` after every connection queued on a
+   listener has been accepted and its line written (so every connection a client made before it
+   answered is before the mark); end of input ends the process.
 
 With ``--host-network`` (namespaces unavailable) it makes no namespace and binds 127.0.0.1 and
 ::1 only, never a wildcard (which would listen on the host's other interfaces).
@@ -40,6 +42,7 @@ import ctypes
 import ipaddress
 import json
 import os
+import select
 import shutil
 import socket
 import struct
@@ -187,13 +190,23 @@ def _serve(conn: socket.socket, redirect_port: int) -> None:
             pass
 
 
-def _accept(sock: socket.socket, redirect_port: int) -> None:
-    while True:
-        try:
-            conn, _ = sock.accept()
-        except OSError:
-            return
-        threading.Thread(target=_serve, args=(conn, redirect_port), daemon=True).start()
+def _accept_ready(socks: list[socket.socket], redirect_port: int, pending: list[threading.Thread],
+                  timeout: float) -> None:
+    """Accept every connection waiting on ``socks`` (waiting at most ``timeout`` for the first),
+    each served by a thread of its own, put in ``pending``."""
+    ready, _, _ = select.select(socks, [], [], timeout)
+    for sock in ready:
+        while True:
+            try:
+                conn, _ = sock.accept()
+            except (BlockingIOError, InterruptedError):
+                break
+            except OSError:
+                break
+            conn.setblocking(True)
+            t = threading.Thread(target=_serve, args=(conn, redirect_port), daemon=True)
+            t.start()
+            pending.append(t)
 
 
 def _listeners(ports: list[int], sealed: bool) -> tuple[list[socket.socket], list[str]]:
@@ -229,15 +242,35 @@ def main(argv: list[str]) -> int:
         carried = ["127.0.0.1", "::1"]
     socks, notes = _listeners(sorted(set(ports) | {redirect_port}), sealed)
     for s in socks:
-        threading.Thread(target=_accept, args=(s, redirect_port), daemon=True).start()
+        s.setblocking(False)
     emit({"ready": True, "namespace": sealed, "netns": os.stat("/proc/self/ns/net").st_ino,
           "addresses": carried, "ports": sorted({s.getsockname()[1] for s in socks}),
           "note": "; ".join(x for x in [note, *notes] if x) or None})
-    for line in sys.stdin:
-        word, _, n = line.strip().partition(" ")
-        if word == "mark":
-            emit({"mark": int(n)})
-    return 0
+    # One thread accepts, this one: a mark first accepts what is queued (a client's connect has
+    # returned, so its connection is in a listener's queue), waits for those connections' lines,
+    # then answers; no connection made before the client answered can come after its mark.
+    pending: list[threading.Thread] = []
+    stdin = sys.stdin.fileno()
+    buf = b""
+    while True:
+        ready, _, _ = select.select([stdin, *socks], [], [])
+        if any(r is not stdin for r in ready):
+            _accept_ready(socks, redirect_port, pending, 0)
+        if stdin not in ready:
+            continue
+        chunk = os.read(stdin, 65536)
+        if not chunk:
+            return 0
+        buf += chunk
+        while b"\n" in buf:
+            line, buf = buf.split(b"\n", 1)
+            word, _, n = line.decode("ascii", "replace").strip().partition(" ")
+            if word == "mark":
+                _accept_ready(socks, redirect_port, pending, 0)
+                for t in pending:
+                    t.join()
+                pending.clear()
+                emit({"mark": int(n)})
 
 
 if __name__ == "__main__":

@@ -126,12 +126,16 @@ SPELLINGS = ["127.1", "0x7f.1", "2130706433", "017700000001", "0177.0.0.1", "0",
 INPUTS = [f"http://{s}/" for s in SPELLINGS] + ["http://example.com@127.0.0.1/"]
 #: clients that start in a second or two (no JVM)
 CLIENTS = ["curl", "go-net-http", "node-fetch", "python-urllib", "requests", "php-streams", "ruby-net-http"]
+#: the JVM's (a test marked slow: two JVMs for the clients, two for their models' parsers)
+JVM_CLIENTS = ["java-httpclient", "okhttp-call"]
 
 _HOSTS = ("the model reads a name as a DNS lookup, which the sealed network fails; the client reads "
           "/etc/hosts first (localhost is 127.0.0.1 there)")
 #: (client, input) -> why the model and the observation part (measured; module docstring)
 EXPECTED = {
-    **{(c, "http://localhost/"): _HOSTS for c in CLIENTS},
+    **{(c, "http://localhost/"): _HOSTS for c in CLIENTS + JVM_CLIENTS},
+    ("okhttp-call", "http://ｌｏｃａｌｈｏｓｔ/"): "OkHttp's HttpUrl maps it to localhost (the model has that host) "
+                                                 "and /etc/hosts gives 127.0.0.1",
     ("curl", "http://1㉗.0.0.1/"): "libidn2 (curl's IDNA) maps U+3257 to 27: the host becomes 127.0.0.1; "
                                    "the model reads libcurl's URL API host, before IDNA",
     ("go-net-http", "http://1㉗.0.0.1/"): "net/http converts the host with idna.Lookup before dialing: "
@@ -166,12 +170,10 @@ def parted(pairs: list[model.Pair], expected: dict, present: set[str]) -> list[s
     return problems
 
 
-@pytest.fixture(scope="module")
-def observed_and_records():
+def _observe_and_read(wanted: list[str]):
+    """The observations of the clients of ``wanted`` that can start, and their models' records."""
     declared = clients.declared()
-    names = [c for c in CLIENTS if not declared[c].skip]
-    if "python-urllib" not in names:
-        pytest.fail("python-urllib cannot start: " + str(declared["python-urllib"].skip))
+    names = [c for c in wanted if not declared[c].skip]
     obs = observe.observe(INPUTS, names, redirects=False)
     parsers = [model.MODEL_OF[c] for c in obs.clients]
     loaded, _ = oracles.load(parsers)
@@ -180,6 +182,13 @@ def observed_and_records():
     finally:
         oracles.close_all(loaded)
     return obs, records
+
+
+@pytest.fixture(scope="module")
+def observed_and_records():
+    if clients.declared()["python-urllib"].skip:
+        pytest.fail("python-urllib cannot start: " + str(clients.declared()["python-urllib"].skip))
+    return _observe_and_read(CLIENTS)
 
 
 def _pairs(obs, records):
@@ -196,6 +205,16 @@ def test_the_model_is_held_to_the_observations(observed_and_records):
     problems = parted(pairs, EXPECTED, present)
     agree, total = model.agreement(pairs)
     assert not problems, f"{agree} of {total} agree; " + "; ".join(problems)
+
+
+@pytest.mark.slow
+def test_the_model_is_held_to_the_jvm_clients():
+    obs, records = _observe_and_read(JVM_CLIENTS)
+    present = {c for c in obs.clients if model.MODEL_OF[c] in records}
+    if not present:
+        pytest.skip("no JVM client can start here: " + "; ".join(f"{n}: {r}" for n, r in obs.skipped.items()))
+    problems = parted(_pairs(obs, records), EXPECTED, present)
+    assert not problems, "; ".join(problems)
 
 
 def test_a_planted_model_that_claims_a_connection_no_client_made_is_caught(observed_and_records, monkeypatch):

@@ -20,9 +20,9 @@ from __future__ import annotations
 import concurrent.futures
 import dataclasses
 import ipaddress
-import threading
 from collections.abc import Callable
 
+from urlwb import progress as progress_mod
 from urlwb.ssrf.observe import clients as clients_mod
 from urlwb.ssrf.observe import network
 
@@ -149,7 +149,8 @@ def _one_client(spec, inputs: list[str], ports: list[int], sealed: bool, redirec
 def observe(inputs: list[str], names: list[str] | None = None, *, redirects: bool = True,
             progress: Callable[[str], None] = print, specs: dict | None = None) -> Observed:
     """Every input through every client of ``names`` (default: every declared one that can
-    start), each in a sealed network of its own."""
+    start), each in a sealed network of its own; ``progress`` gets the one line saying the
+    network is the host's (k of N goes through :mod:`urlwb.progress`)."""
     declared = specs if specs is not None else clients_mod.declared()
     if names:
         unknown = [n for n in names if n not in declared]
@@ -174,21 +175,13 @@ def observe(inputs: list[str], names: list[str] | None = None, *, redirects: boo
         else:
             ready[n] = spec
     ports = network.ports_of(inputs)
-    total = len(inputs) * len(ready)
-    done = [0]
-    lock = threading.Lock()
-
-    def tick():
-        with lock:
-            done[0] += 1
-            if done[0] % 200 == 0:
-                progress(f"  observed {done[0]:,} of {total:,} (input, client) pairs")
-
     seen: list[Seen] = []
     versions: dict[str, str] = {}
     restarts: dict[str, int] = {}
-    with concurrent.futures.ThreadPoolExecutor(max_workers=WORKERS) as pool:
-        futures = {pool.submit(_one_client, spec, inputs, ports, sealed, redirects, tick): n
+    with progress_mod.task(f"observing {len(inputs):,} inputs through {len(ready)} clients",
+                           total=len(inputs) * len(ready)) as bar, \
+            concurrent.futures.ThreadPoolExecutor(max_workers=WORKERS) as pool:
+        futures = {pool.submit(_one_client, spec, inputs, ports, sealed, redirects, bar.advance): n
                    for n, spec in ready.items()}
         for fut in concurrent.futures.as_completed(futures):
             n = futures[fut]

@@ -125,7 +125,8 @@ SPELLINGS = ["127.1", "0x7f.1", "2130706433", "017700000001", "0177.0.0.1", "0",
              "0xa9fea9fe", "example.com"]
 INPUTS = [f"http://{s}/" for s in SPELLINGS] + ["http://example.com@127.0.0.1/"]
 #: clients that start in a second or two (no JVM)
-CLIENTS = ["curl", "go-net-http", "node-fetch", "python-urllib", "requests", "php-streams", "ruby-net-http"]
+CLIENTS = ["curl", "go-net-http", "node-fetch", "python-urllib", "requests", "php-streams", "ruby-net-http",
+           "dotnet-httpwebrequest"]
 #: the JVM's (a test marked slow: two JVMs for the clients, two for their models' parsers)
 JVM_CLIENTS = ["java-httpclient", "okhttp-call"]
 
@@ -151,6 +152,9 @@ EXPECTED = {
     ("python-urllib", "http://example.com@127.0.0.1/"): "urllib.request looks up the whole authority "
                                                         "'example.com@127.0.0.1' (Request.host keeps the userinfo); "
                                                         "urlsplit's hostname is 127.0.0.1",
+    ("dotnet-httpwebrequest", "http://0/"): "Mono's socket refuses to connect to the unspecified address "
+                                            "('The requested address is not valid in this context'); "
+                                            "the model reads 0.0.0.0 as Linux's connect does (the local host)",
     ("ruby-net-http", "http://[::ffff:127.0.0.1]/"): "Socket.tcp (Net::HTTP's connect) fails with ENETUNREACH "
                                                      "on an IPv4-mapped address, on the host's loopback too; the "
                                                      "model reads it as its IPv4",

@@ -3,8 +3,8 @@
 Declared in ``urlwb/ssrf/observe/clients/<folder>/oracles.toml`` (kind ``client``; read by
 :mod:`urlwb.oracles.manifests`, installed and built by ``make oracles``): curl (libcurl's easy
 interface), Go's ``net/http``, ``java.net.http.HttpClient``, OkHttp's ``Call``, Python's
-``urllib.request``, requests, httpx, Node's ``fetch``, Ruby's ``Net::HTTP`` and PHP's ``http://``
-stream wrapper. Each follows redirects (its own limit), uses no proxy and gives up after 3 s.
+``urllib.request``, requests, httpx, Node's ``fetch``, Ruby's ``Net::HTTP``, PHP's ``http://``
+stream wrapper and .NET's ``HttpWebRequest`` on Mono. Each follows redirects (its own limit), uses no proxy and gives up after 3 s.
 
 The line protocol (simpler than the oracle protocol: a client answers one thing):
 

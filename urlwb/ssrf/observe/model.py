@@ -30,6 +30,7 @@ MODEL_OF = {
     "node-fetch": "node",              # undici: new URL(); net.connect (dns.lookup)
     "ruby-net-http": "ruby-uri-rfc3986",  # URI(): the RFC 3986 parser; TCPSocket (getaddrinfo)
     "php-streams": "php-parse-url",    # the http:// wrapper: php_url_parse_ex; getaddrinfo
+    "dotnet-httpwebrequest": "dotnet-system-uri",  # WebRequest.Create: System.Uri; Mono's Dns (getaddrinfo)
 }
 
 _KERNEL = {ipaddress.ip_address("0.0.0.0"): "127.0.0.1", ipaddress.ip_address("::"): "::1"}

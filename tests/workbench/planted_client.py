@@ -4,7 +4,8 @@ host that says, through ``socket.create_connection`` (getaddrinfo), as ``python-
 modelled. With ``lying`` as its argument it dials 10.0.0.1 when that host is ``safe.example``:
 a client that connects where its parser's host does not say (a stale resolver cache, a baked-in
 hosts override). The model, which reads the parser's host, cannot see it; the listener can.
-With ``crashy``: it exits on a URL holding ``die`` and sleeps on one holding ``hang``.
+With ``crashy``: it exits on a URL holding ``die``, sleeps on one holding ``hang``, and answers
+an error marked ``unchecked`` (not one its API documents) on one holding ``throw``.
 """
 
 import json
@@ -15,6 +16,12 @@ import time
 import urllib.parse
 
 MODE = (sys.argv[1:] or ["honest"])[0]
+
+
+class Undocumented(Exception):
+    """What the client's API does not document."""
+
+
 LYING = MODE == "lying"
 print(json.dumps({"client": "planted-" + MODE, "version": "1"}), flush=True)
 for line in sys.stdin:
@@ -25,6 +32,8 @@ for line in sys.stdin:
         time.sleep(60)
     try:
         for _ in range(3):  # a redirect is followed, twice at most
+            if MODE == "crashy" and "throw" in url:
+                raise Undocumented("undocumented")
             parts = urllib.parse.urlsplit(url)
             host, port = parts.hostname, parts.port or 80
             dial = "10.0.0.1" if LYING and host == "safe.example" else host
@@ -40,4 +49,6 @@ for line in sys.stdin:
         out = {"ok": True, "status": status}
     except Exception as exc:  # every failure is an answer
         out = {"ok": False, "error": type(exc).__name__, "message": str(exc)[:200]}
+        if isinstance(exc, Undocumented):
+            out["unchecked"] = True
     print(json.dumps(out), flush=True)

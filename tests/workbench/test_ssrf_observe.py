@@ -118,6 +118,28 @@ def test_a_client_that_dies_or_hangs_is_a_finding_and_the_run_goes_on(monkeypatc
     assert all(f["client"] == "planted-crashy" and f["verdict"]["kind"] == "bug" for f in found)
 
 
+def test_an_undocumented_exception_after_a_redirect_is_a_finding():
+    inputs = ["http://127.0.0.1/throw", "http://127.0.0.1/fine"]
+    obs = observe.observe(inputs, specs={"planted-crashy": _planted("crashy")})
+    found = findings.client_findings(obs, None)
+    # the direct fetch and the redirect both answer unchecked; only the redirect is a finding
+    # (there the client was handed a valid URL, and the server's Location is what it could not take)
+    assert [(f["rule"], f["verdict"]["cause"], f["input"]) for f in found] == [
+        ("crash", "undocumented-exception", inputs[0])]
+
+
+@pytest.mark.slow
+def test_okhttp_crashes_through_a_redirect():
+    """The README's OkHttp bug (AIOOBE on an IPv6 literal with nine groups), reached as a
+    server's Location."""
+    if clients.declared()["okhttp-call"].skip:
+        pytest.skip(f"okhttp-call: {clients.declared()['okhttp-call'].skip}")
+    obs = observe.observe(["http://[1:1:1:1:1:1:1::1]/"], ["okhttp-call"])
+    found = findings.client_findings(obs, None)
+    assert [f["verdict"]["cause"] for f in found] == ["undocumented-exception"]
+    assert "ArrayIndexOutOfBoundsException" in found[0]["summary"]
+
+
 # --- the model held to the observations ------------------------------------------------------
 
 SPELLINGS = ["127.1", "0x7f.1", "2130706433", "017700000001", "0177.0.0.1", "0", "[::1]",

@@ -96,7 +96,7 @@ def test_only_observation_catches_a_client_that_connects_elsewhere():
     pol = policy.Policy()
     assert model.predicted(dest) is None and pol.denied(dest) is None
     allowed = {"allow-safe": {inputs[0]: True, inputs[1]: False}}
-    found = findings.ssrf_findings(obs, allowed, pol, {}, None)
+    found = findings.ssrf_findings(obs, allowed, pol, {})
     assert len(found) == 1
     f = found[0]
     assert (f["rule"], f["validator"], f["client"], f["input"]) == ("ssrf", "allow-safe", "planted-lying", inputs[0])
@@ -113,7 +113,7 @@ def test_a_client_that_dies_or_hangs_is_a_finding_and_the_run_goes_on(monkeypatc
     assert got[inputs[0]].trouble.what == "crashed" and "exit status 3" in got[inputs[0]].trouble.detail
     assert got[inputs[1]].trouble.what == "hung"
     assert got[inputs[2]].reached == "127.0.0.1:80" and got[inputs[2]].answer["status"] == 200
-    found = findings.client_findings(obs, None)
+    found = findings.client_findings(obs)
     assert sorted(f["rule"] for f in found) == ["crash", "hang"]
     assert all(f["client"] == "planted-crashy" and f["verdict"]["kind"] == "bug" for f in found)
 
@@ -121,7 +121,7 @@ def test_a_client_that_dies_or_hangs_is_a_finding_and_the_run_goes_on(monkeypatc
 def test_an_undocumented_exception_after_a_redirect_is_a_finding():
     inputs = ["http://127.0.0.1/throw", "http://127.0.0.1/fine"]
     obs = observe.observe(inputs, specs={"planted-crashy": _planted("crashy")})
-    found = findings.client_findings(obs, None)
+    found = findings.client_findings(obs)
     # the direct fetch and the redirect both answer unchecked; only the redirect is a finding
     # (there the client was handed a valid URL, and the server's Location is what it could not take)
     assert [(f["rule"], f["verdict"]["cause"], f["input"]) for f in found] == [
@@ -135,7 +135,7 @@ def test_okhttp_crashes_through_a_redirect():
     if clients.declared()["okhttp-call"].skip:
         pytest.skip(f"okhttp-call: {clients.declared()['okhttp-call'].skip}")
     obs = observe.observe(["http://[1:1:1:1:1:1:1::1]/"], ["okhttp-call"])
-    found = findings.client_findings(obs, None)
+    found = findings.client_findings(obs)
     assert [f["verdict"]["cause"] for f in found] == ["undocumented-exception"]
     assert "ArrayIndexOutOfBoundsException" in found[0]["summary"]
 
@@ -270,6 +270,8 @@ def test_urlwb_ssrf_inputs_writes_observations_findings_and_report(tmp_path, cap
     ssrf = {r["input"]: r for r in recs if r["rule"] == "ssrf"}
     assert set(ssrf) == {"http://0x7f.1/", "http://localhost:8080/"}  # ipaddress allows both (names)
     assert all(r["validator"] == "ipaddress" and r["client"] in ("python-urllib", "requests") for r in ssrf.values())
+    assert ssrf["http://0x7f.1/"]["command"] == ("printf '%s\\n' http://0x7f.1/ > input.txt && urlwb ssrf --inputs "
+                                                 "input.txt --validator ipaddress --clients python-urllib")
     assert {p["reached"] for p in ssrf["http://localhost:8080/"]["verdict"]["pairs"]} == {"127.0.0.1:8080"}
     md = (out / "report.md").read_text(encoding="utf-8")
     assert "## Observed: where real clients connected" in md and "127.0.0.1:8080" in md

@@ -159,7 +159,8 @@ def _inputs_run(args, pol, user_inputs, client_names, validators, fetcher_oracle
     if client_names != []:
         versions = {n: v.version for n, v in validators.items()}
         _, _, found, observed_md, lines = observing.observe_and_record(
-            user_inputs, client_names, asker, pol, args.out, versions)
+            user_inputs, client_names, asker, pol, args.out, versions,
+            observing.policy_flags(args.deny, args.allow))
         print("\n".join(lines))
         print(f"{len(found)} findings in {args.out / 'findings.jsonl'}; observations in {args.out / 'observed.jsonl'}")
     run = _run_record(args, pol, validators, fetcher_oracles, skipped, res, run_cells, {}, [], [])
@@ -241,7 +242,8 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped, client_name
         print(f"observing the {len(flagged)} witnesses the model flagged through real clients", flush=True)
         versions = {n: v.version for n, v in validators.items()}
         _, _, found, run.observed, lines = observing.observe_and_record(
-            flagged, client_names, asker, pol, args.out, versions)
+            flagged, client_names, asker, pol, args.out, versions,
+            observing.policy_flags(args.deny, args.allow))
         print("\n".join(lines))
         print(f"{len(found)} observed findings in {args.out / 'findings.jsonl'}")
     print(report.terminal(run))

@@ -20,6 +20,7 @@ import hashlib
 import ipaddress
 import json
 import pathlib
+import shlex
 
 from urlwb import corpus_store
 from urlwb.findings import record
@@ -38,13 +39,22 @@ def denied(pol: Policy, f: Fetch | None) -> str | None:
     return pol.denied(Destination(f.address, addr))
 
 
+def reproduce(input: str, client: str, validator: str | None = None, policy_flags: str = "") -> str:
+    """The ``urlwb ssrf --inputs`` command that observes ``input`` through ``client`` again (and
+    asks ``validator``), the input in a one-line file written by ``printf``."""
+    v = f" --validator {shlex.quote(validator)}" if validator else " --validator ipaddress"
+    return (f"printf '%s\\n' {shlex.quote(input)} > input.txt && urlwb ssrf --inputs input.txt{v} "
+            f"--clients {shlex.quote(client)}{policy_flags}")
+
+
 def _sig(*parts: str) -> str:
     return hashlib.sha1("\x00".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def ssrf_findings(obs: Observed, allowed: dict[str, dict[str, bool]], pol: Policy,
-                  versions: dict[str, str], command: str | None) -> list[dict]:
-    """``allowed``: validator -> input -> it allowed it (True only for an ``allow: true``)."""
+                  versions: dict[str, str], policy_flags: str = "") -> list[dict]:
+    """``allowed``: validator -> input -> it allowed it (True only for an ``allow: true``);
+    ``policy_flags``: the run's ``--deny``/``--allow``, for the command that reproduces each."""
     out = []
     by_input: dict[str, list] = {}
     for s in obs.seen:
@@ -65,11 +75,11 @@ def ssrf_findings(obs: Observed, allowed: dict[str, dict[str, bool]], pol: Polic
                 input=s, parser=clients[0], rule="ssrf", signature=f"ssrf:{v}:{_sig(s)}",
                 verdict=verdict, validator=v, client=clients[0], parser_version=obs.clients.get(clients[0]),
                 summary=f"{v} {versions.get(v, '')} allows {s!r}; observed: {', '.join(clients)} connected to "
-                        f"{', '.join(where)}", command=command, observed=pairs))
+                        f"{', '.join(where)}", command=reproduce(s, clients[0], v, policy_flags), observed=pairs))
     return out
 
 
-def client_findings(obs: Observed, command: str | None) -> list[dict]:
+def client_findings(obs: Observed) -> list[dict]:
     out = []
     for s in obs.seen:
         f = s.redirect
@@ -81,7 +91,7 @@ def client_findings(obs: Observed, command: str | None) -> list[dict]:
             out.append(record.make_finding(
                 input=s.input, parser=s.client, rule="crash", signature=f"undocumented:{s.client}:{err}",
                 verdict=v, client=s.client, parser_version=obs.clients.get(s.client),
-                summary=f"{s.client} throws {err} on a redirect to {s.input!r}", command=command))
+                summary=f"{s.client} throws {err} on a redirect to {s.input!r}", command=reproduce(s.input, s.client)))
         for via, f in (("direct", s.direct), ("redirect", s.redirect)):
             if f is None or f.trouble is None or f.trouble.what == "gone":
                 continue
@@ -92,7 +102,7 @@ def client_findings(obs: Observed, command: str | None) -> list[dict]:
             out.append(record.make_finding(
                 input=s.input, parser=s.client, rule=rule, signature=f"{rule}:{s.client}:{via}:{_sig(s.input)}",
                 verdict=v, client=s.client, parser_version=obs.clients.get(s.client),
-                summary=f"{s.client} {f.trouble.what} on {s.input!r} ({via})", command=command))
+                summary=f"{s.client} {f.trouble.what} on {s.input!r} ({via})", command=reproduce(s.input, s.client)))
     return out
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import pathlib
 import shlex
-import sys
 
 from urlwb import corpus_store
 from urlwb.errors import UsageError
@@ -52,18 +51,19 @@ def read_inputs(path: pathlib.Path) -> list[str]:
     return out
 
 
+def policy_flags(deny: str | None, allow: str | None) -> str:
+    """The run's ``--deny`` and ``--allow``, as flags to repeat in a reproducing command."""
+    return "".join(f" {flag} {shlex.quote(v)}" for flag, v in (("--deny", deny), ("--allow", allow)) if v)
+
+
 def model_parsers(names: list[str] | None) -> list[str]:
     """The URL parsers the model reads the given clients by (every client's when None)."""
     chosen = clients.declared() if names is None else names
     return list(dict.fromkeys(p for c in chosen if (p := model.MODEL_OF.get(c))))
 
 
-def _command_line(argv: list[str] | None) -> str:
-    return "urlwb " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
-
-
 def observe_and_record(inputs: list[str], names: list[str] | None, asker, pol, out: pathlib.Path,
-                       versions: dict[str, str], argv: list[str] | None = None) -> tuple:
+                       versions: dict[str, str], policy_flags: str = "") -> tuple:
     """Observe ``inputs`` through the clients; compare with the model's destinations
     (``asker.dests``); write ``observed.jsonl``, ``agreement.jsonl`` and ``findings.jsonl``.
     Returns (Observed, pairs, findings, markdown lines, terminal lines)."""
@@ -72,8 +72,7 @@ def observe_and_record(inputs: list[str], names: list[str] | None, asker, pol, o
     by_client = {c: {s.input: s.direct.address for s in obs.seen if s.client == c} for c in obs.clients}
     pairs = model.compare(by_client, asker.dests)
     allowed = {v: {s: asker.allows(v, s) for s in inputs} for v in asker.validators}
-    cmd = _command_line(argv)
-    found = findings.ssrf_findings(obs, allowed, pol, versions, cmd) + findings.client_findings(obs, cmd)
+    found = findings.ssrf_findings(obs, allowed, pol, versions, policy_flags) + findings.client_findings(obs)
     found = list({f["signature"]: f for f in reversed(found)}.values())[::-1]  # the first of each signature
     findings.write_observed(out, obs)
     corpus_store.atomic_write(out / "agreement.jsonl", "".join(

@@ -120,8 +120,10 @@ def _fetch(client: clients_mod.Client, net: network.Network, url: str, redirecte
 
 
 def _one_client(spec, inputs: list[str], ports: list[int], sealed: bool, redirects: bool,
-                tick: Callable[[], None]) -> tuple[list[Seen], str, int]:
+                tick: Callable[[], None], notes: set[str]) -> tuple[list[Seen], str, int]:
     net = network.Network(ports, sealed)
+    if net.note:
+        notes.add(net.note)
     try:
         leaked = net.listeners_outside() if sealed else []
         if leaked:
@@ -178,10 +180,11 @@ def observe(inputs: list[str], names: list[str] | None = None, *, redirects: boo
     seen: list[Seen] = []
     versions: dict[str, str] = {}
     restarts: dict[str, int] = {}
+    notes: set[str] = set()
     with progress_mod.task(f"observing {len(inputs):,} inputs through {len(ready)} clients",
                            total=len(inputs) * len(ready)) as bar, \
             concurrent.futures.ThreadPoolExecutor(max_workers=WORKERS) as pool:
-        futures = {pool.submit(_one_client, spec, inputs, ports, sealed, redirects, bar.advance): n
+        futures = {pool.submit(_one_client, spec, inputs, ports, sealed, redirects, bar.advance, notes): n
                    for n, spec in ready.items()}
         for fut in concurrent.futures.as_completed(futures):
             n = futures[fut]
@@ -193,6 +196,9 @@ def observe(inputs: list[str], names: list[str] | None = None, *, redirects: boo
             seen += out
             versions[n] = version
             restarts[n] = r
+    if notes:  # an address or a port the network could not carry (iproute2 missing, a port taken)
+        line += "; but: " + "; ".join(sorted(notes))
+        progress("urlwb ssrf: the sealed network is short: " + "; ".join(sorted(notes)))
     order = {n: i for i, n in enumerate(declared)}
     index = {s: i for i, s in enumerate(inputs)}
     seen.sort(key=lambda x: (index[x.input], order[x.client]))

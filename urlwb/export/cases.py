@@ -19,7 +19,8 @@ maintainers, call wrong:
   - otherwise the spec's reading of the input: for ``rfc3986``/``rfc3987``/``rfc2396``, an input
     that is no URI reference of the RFC's Appendix A grammar is rejected (``reject``; the judge's
     grammar, :func:`urlwb.verdicts.rfc3986.check`), a valid one has Appendix B's components
-    (``components``); for ``whatwg-url``, and for a parser of its ``own`` rules whose
+    (``components``), unless the maintainers fixed it by reading it as Appendix B splits it (the
+  fixing release of a ``corpus/history`` entry accepted it: then those components); for ``whatwg-url``, and for a parser of its ``own`` rules whose
     maintainers fixed the finding, the URL Standard's reading (the engine's): failure, or the
     components. Only the components where the finding parts (its cause: host, port, path...)
     are asserted, so that a test fails for the finding's reason and no other.
@@ -182,6 +183,12 @@ def _rfc_components(text: str, names: tuple[str, ...]) -> tuple[tuple[str, objec
     return tuple((n, values[n]) for n in names)
 
 
+def _fixed_release_reads(meta: dict) -> bool:
+    """True when a history entry's fixing release (``new``) accepted the input (it has components)."""
+    records = meta.get("records") or {}
+    return isinstance(records.get(meta.get("new")), dict)
+
+
 def case_of(parser: str, where: str, meta: dict, judge: Judge) -> Case | Skipped:
     """The test one finding becomes, or why it becomes none (module docstring)."""
     from urlwb.oracles import contracts
@@ -224,6 +231,15 @@ def case_of(parser: str, where: str, meta: dict, judge: Judge) -> Case | Skipped
             checked, judged = rfc3986.check(short, spec), short
         if checked.valid is None:
             return Skipped(where, f"too long for the {spec} grammar check ({len(text):,} code points)")
+        fixed_reads = _fixed_release_reads(meta)
+        if checked.valid is False and fixed and fixed_reads:
+            # no URI reference, so the RFC's grammar leaves the reading open; Appendix B's regular
+            # expression still splits every string, and the maintainers' fix reads it so
+            clause = (f"{REFERENCE_CLAUSES[spec]}: {judged[:40]!r} is no URI reference ({checked.where(judged)}); "
+                      f"its {', '.join(dict.fromkeys(names))} as {spec.upper().replace('RFC', 'RFC ')} Appendix B "
+                      f"splits it, as the fixing release ({meta.get('new')}) reads it")
+            return Case(name, text, expect="components", clause="; ".join(x for x in (timing, clause) if x) + why_fixed,
+                        components=_rfc_components(text, names), within=within, **common)
         if checked.valid is False:
             shape = (f" (the grammar run on the same shape at {len(judged):,} code points, "
                      f"{meta.get('piece')!r} × {meta.get('count')})" if judged is not text else "")

@@ -94,5 +94,6 @@ def run(args) -> int:
             r = runner.run(args.lang, parser, version, out, sorted(files))
             print(f"{r.release}: {'passed' if r.passed else 'FAILED'} ({r.command})")
             if not r.passed:
-                print("\n".join("  " + line for line in r.output.strip().splitlines()[-40:]))
+                lines = [x for x in r.output.strip().splitlines() if not x.lstrip().startswith("at ")]
+                print("\n".join("  " + line for line in lines[-40:]))
     return 0

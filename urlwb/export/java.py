@@ -2,7 +2,8 @@
 
 ``src/test/java/urlwb/findings/<Name>FindingsTest.java`` (one ``@ParameterizedTest`` over a
 ``@MethodSource``), and ``pom.xml`` with the parser's Maven coordinates, JUnit Jupiter and a
-Surefire that runs JUnit 5 (Maven 3.8's default Surefire 2.12 does not), all from Maven Central.
+Surefire that runs JUnit 5 (Maven 3.8's default Surefire 2.12 does not) and a compiler plugin that knows
+``release`` (its default 3.1 compiles for Java 5, which JDK 17 refuses), all from Maven Central.
 The release under test is a property: ``mvn test -Dparser.version=4.12.0`` (and
 ``-Dparser.artifact=okhttp-jvm`` for OkHttp 5, which Maven takes as ``okhttp-jvm``).
 """
@@ -14,7 +15,13 @@ from urlwb.export.api import Api, expected, header_lines
 _ALL = ("scheme", "username", "password", "host", "port", "path", "query", "fragment")
 
 JUNIT = "5.10.2"
-SUREFIRE = "3.2.5"
+#: the JUnit Platform of that Jupiter; named (and Surefire's provider too) so that Maven resolves both
+#: before the tests run (Surefire otherwise fetches them while starting the tests, offline there)
+LAUNCHER = "1.10.2"
+#: the plugins the shipped Java adapter pins (urlwb/oracles/java/pom.xml): already in ~/.m2 after `make oracles`
+SUREFIRE = "3.6.1"
+COMPILER = "3.16.0"
+RESOURCES = "3.5.0"
 
 
 APIS = {
@@ -192,13 +199,36 @@ def pom(parser: str) -> str:
       <version>{JUNIT}</version>
       <scope>test</scope>
     </dependency>
+    <dependency>
+      <groupId>org.junit.platform</groupId>
+      <artifactId>junit-platform-launcher</artifactId>
+      <version>{LAUNCHER}</version>
+      <scope>test</scope>
+    </dependency>
   </dependencies>
   <build>
     <plugins>
       <plugin>
         <groupId>org.apache.maven.plugins</groupId>
+        <artifactId>maven-resources-plugin</artifactId>
+        <version>{RESOURCES}</version>
+      </plugin>
+      <plugin>
+        <groupId>org.apache.maven.plugins</groupId>
+        <artifactId>maven-compiler-plugin</artifactId>
+        <version>{COMPILER}</version>
+      </plugin>
+      <plugin>
+        <groupId>org.apache.maven.plugins</groupId>
         <artifactId>maven-surefire-plugin</artifactId>
         <version>{SUREFIRE}</version>
+        <dependencies>
+          <dependency>
+            <groupId>org.apache.maven.surefire</groupId>
+            <artifactId>surefire-junit-platform</artifactId>
+            <version>{SUREFIRE}</version>
+          </dependency>
+        </dependencies>
       </plugin>
     </plugins>
   </build>

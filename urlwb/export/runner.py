@@ -98,6 +98,10 @@ def _go(parser, version, folder, files, log):
 
 
 STEPS = {"python": _python, "js": _js, "java": _java, "go": _go}
+#: what each tool prints when a test ran and failed (a failing run without it did not run its tests)
+FAILED = {"python": re.compile(r"^FAILED |\d+ failed", re.M), "js": re.compile(r"^# fail [1-9]", re.M),
+          "java": re.compile(r"Tests run: \d+, Failures: [1-9]|Tests run: \d+, Failures: \d+, Errors: [1-9]"),
+          "go": re.compile(r"^\s*--- FAIL: ", re.M)}
 
 
 def run(lang: str, parser: str, version: str, folder: pathlib.Path, files: list[str], log=None) -> Result:
@@ -106,10 +110,20 @@ def run(lang: str, parser: str, version: str, folder: pathlib.Path, files: list[
     log = log or (lambda line: print(line, file=sys.stderr, flush=True))
     output = []
     shown = ""
-    for cmd, env, confined in STEPS[lang](parser, version, folder, files, log):
-        shown = " ".join(f"{k}={v}" for k, v in env.items() if k in ("GOTOOLCHAIN",)) + (" " if "GOTOOLCHAIN" in env else "") + " ".join(cmd)
+    steps = STEPS[lang](parser, version, folder, files, log)
+    for n, (cmd, env, confined) in enumerate(steps, 1):
+        shown = "".join(f"{k}={env[k]} " for k in ("GOTOOLCHAIN",) if k in env) + " ".join(cmd)
         r = _step(cmd, folder, env, confined)
-        output.append((r.stdout or "") + (r.stderr or ""))
+        text = (r.stdout or "") + (r.stderr or "")
+        output.append(text)
+        if r.returncode != 0 and n < len(steps):
+            # a build step: the suite did not run, which is no verdict on the release
+            from urlwb.oracles.versions.installs import reason_of
+            raise UsageError(f"{parser}@{version}: the suite did not build (`{shown}`): {reason_of(text)}")
         if r.returncode != 0:
+            if not FAILED[lang].search(text):
+                # no test reported failing: the suite did not run (a resolution, a crash of the tool)
+                from urlwb.oracles.versions.installs import reason_of
+                raise UsageError(f"{parser}@{version}: the suite did not run (`{shown}`): {reason_of(text)}")
             return Result(f"{parser}@{version}", False, shown, "".join(output))
     return Result(f"{parser}@{version}", True, shown, "".join(output))

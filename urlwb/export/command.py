@@ -94,6 +94,8 @@ def run(args) -> int:
             r = runner.run(args.lang, parser, version, out, sorted(files))
             print(f"{r.release}: {'passed' if r.passed else 'FAILED'} ({r.command})")
             if not r.passed:
+                for name in runner.failing(args.lang, r.output):
+                    print(f"  failed: {name}")
                 lines = [x for x in r.output.strip().splitlines() if not x.lstrip().startswith("at ")]
-                print("\n".join("  " + line for line in lines[-40:]))
+                print("\n".join("  " + line for line in lines[-25:]))
     return 0

@@ -102,6 +102,15 @@ STEPS = {"python": _python, "js": _js, "java": _java, "go": _go}
 FAILED = {"python": re.compile(r"^FAILED |\d+ failed", re.M), "js": re.compile(r"^# fail [1-9]", re.M),
           "java": re.compile(r"Tests run: \d+, Failures: [1-9]|Tests run: \d+, Failures: \d+, Errors: [1-9]"),
           "go": re.compile(r"^\s*--- FAIL: ", re.M)}
+#: the lines that name a failing test, in each tool's output
+FAILING = {"python": re.compile(r"^FAILED (\S+)", re.M), "js": re.compile(r"^not ok \d+ - (\S+)", re.M),
+           "java": re.compile(r"^\[ERROR\]\s+(\w+Test\.\w+:\d+ .*)$", re.M),
+           "go": re.compile(r"^\s*--- FAIL: (\S+/\S+)", re.M)}
+
+
+def failing(lang: str, output: str) -> list[str]:
+    """The failing tests ``output`` names (each tool's own words for them)."""
+    return list(dict.fromkeys(m.group(1) for m in FAILING[lang].finditer(output)))
 
 
 def run(lang: str, parser: str, version: str, folder: pathlib.Path, files: list[str], log=None) -> Result:

@@ -79,3 +79,36 @@ def header_lines(parser: str, cases, skipped_here: list[str], generator: str) ->
     for line in skipped_here:
         out.append(f"not written: {line}")
     return out
+
+
+#: a piece repeated at least this many times is written as a repetition, not spelled out
+MIN_RUN = 64
+
+
+def repetition(text: str) -> tuple[str, str, int, str] | None:
+    """``(prefix, piece, n, suffix)`` with ``text == prefix + piece * n + suffix`` for the
+    longest run of one piece (1 to 8 code points) repeated at least :data:`MIN_RUN` times, so
+    that a suite writes a growth finding's input as the repetition it is; None when there is none."""
+    best = None
+    for size in range(1, 9):
+        i = 0
+        while i + size <= len(text):
+            piece, j = text[i:i + size], i + size
+            while text.startswith(piece, j):
+                j += size
+            n = (j - i) // size
+            if n >= MIN_RUN and (best is None or n * size > best[2] * len(best[1])):
+                best = (text[:i], piece, n, text[j:])
+            i = j if n > 1 else i + 1
+    return best
+
+
+def spelled(text: str, quote, repeat) -> str:
+    """``text`` as an expression of a suite's language: ``quote(s)`` its string literal,
+    ``repeat(literal, n)`` a repetition; a long run (:func:`repetition`) is written as one."""
+    run = repetition(text)
+    if run is None:
+        return quote(text)
+    prefix, piece, n, suffix = run
+    parts = ([quote(prefix)] if prefix else []) + [repeat(quote(piece), n)] + ([quote(suffix)] if suffix else [])
+    return " + ".join(parts)

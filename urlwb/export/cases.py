@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import pathlib
 import re
 
@@ -42,6 +43,10 @@ from urlwb.findings import record as findings_record
 #: seconds a super-linear finding's input must be answered in (the fixed release answers it in
 #: well under a millisecond; the finding's release took seconds: docs/export-tests.md)
 TIME_BUDGET = 1.0
+#: a growth test's input is long enough for the release with the bug to take this many budgets
+#: by the finding's own figures (growth_input)
+PREDICTED_FACTOR = 10
+MAX_REPETITIONS = 200_000
 #: the components a test can assert, in the order the suites list them
 COMPONENTS = ("scheme", "username", "password", "host", "port", "path", "query", "fragment")
 #: a finding's cause (a differential class, an RFC component) -> the components it asserts
@@ -141,14 +146,26 @@ def _slug(text: str) -> str:
 
 
 def growth_input(meta: dict) -> str | None:
-    """The longest input a growth finding measured: prefix + piece × n × scale + suffix, n the
-    larger of the count it was found at and the one it was minimized to (the sidecar's input is
-    cut, and its regress file holds the minimized, shorter one: too short to take long)."""
+    """The input a growth finding's test asks: prefix + piece × n + suffix, n the repetitions at
+    which the finding's own measurement predicts :data:`PREDICTED_FACTOR` × :data:`TIME_BUDGET`
+    for the release with the bug (its time at ``count`` × ``scale`` repetitions, read from the
+    sidecar's ``timeout`` line, and its growth exponent, log ``ratio`` / log ``scale``), so that a
+    machine several times faster than the one that filed it still takes longer than the budget;
+    without those figures, the longest length it measured. None when the sidecar has no piece."""
     piece, count = meta.get("piece"), meta.get("count")
     if not isinstance(piece, str) or not isinstance(count, int):
         return None
+    scale = int(meta.get("scale") or 1)
     found = (meta.get("found_at") or {}).get("count")
-    n = max(count, found if isinstance(found, int) else 0) * int(meta.get("scale") or 1)
+    n = max(count, found if isinstance(found, int) else 0) * scale
+    times = re.findall(r"([\d.]+) ms", str(meta.get("timeout") or ""))
+    ratio = meta.get("ratio")
+    if len(times) >= 2 and isinstance(ratio, (int, float)) and ratio > 1 and scale > 1:
+        exponent = math.log(ratio) / math.log(scale)
+        at, seconds = count * scale, float(times[1]) / 1000
+        if exponent > 1.2 and seconds > 0:
+            wanted = at * (PREDICTED_FACTOR * TIME_BUDGET / seconds) ** (1 / exponent)
+            n = min(max(n, math.ceil(wanted / 1000) * 1000), MAX_REPETITIONS)
     return (meta.get("prefix") or "") + piece * n + (meta.get("suffix") or "")
 
 
@@ -224,7 +241,7 @@ def case_of(parser: str, where: str, meta: dict, judge: Judge) -> Case | Skipped
     if spec in RFCS:
         from urlwb.verdicts.judge import REFERENCE_CLAUSES, _rfc_clause
         checked, judged = rfc3986.check(text, spec), text
-        short = growth_input({**meta, "found_at": None, "scale": 1}) if within else None
+        short = growth_input({**meta, "found_at": None, "scale": 1, "timeout": None}) if within else None
         if checked.valid is None and short:
             # the same shape, the piece repeated fewer times: the grammar decides it the same way
             # (a repetition of one piece between a fixed prefix and suffix), within its length limit

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 
-from urlwb.export.api import Api, expected, header_lines
+from urlwb.export.api import Api, expected, header_lines, spelled
 
 _ALL = ("scheme", "username", "password", "host", "port", "path", "query", "fragment")
 
@@ -185,7 +185,8 @@ def render(parser: str, cases, skipped: list[str], generator: str) -> dict[str, 
         exp = ", ".join(f"{go_string(k)}: {_opt(v)}" for k, v in sorted(want.items()))
         base = "nil" if c.base is None else f"ptr({go_string(c.base)})"
         within = f"{int(c.within * 1000)} * time.Millisecond" if c.within else "0"
-        rows.append(f"\t{{{go_string(c.name)}, {go_string(c.input)}, {base}, {go_string(c.expect)}, "
+        text = spelled(c.input, go_string, lambda lit, n: f"strings.Repeat({lit}, {n})")
+        rows.append(f"\t{{{go_string(c.name)}, {text}, {base}, {go_string(c.expect)}, "
                     f"map[string]opt{{{exp}}}, {within}}},")
     text = (f"{header}\n//\n// Run: go test ./...   (the release: GOTOOLCHAIN=go1.X.Y go test ./...)\n"
             "package findings\n\nimport (\n\t\"net/url\"\n\t\"strconv\"\n\t\"strings\"\n\t\"testing\"\n\t\"time\"\n)\n\n"

@@ -10,7 +10,7 @@ The release under test is a property: ``mvn test -Dparser.version=4.12.0`` (and
 
 from __future__ import annotations
 
-from urlwb.export.api import Api, expected, header_lines
+from urlwb.export.api import Api, expected, header_lines, spelled
 
 _ALL = ("scheme", "username", "password", "host", "port", "path", "query", "fragment")
 
@@ -244,7 +244,8 @@ def render(parser: str, cases, skipped: list[str], generator: str) -> dict[str, 
     for c in cases:
         want = expected(api, c)
         kv = ", ".join(f"{java_string(k)}, {java_string(v)}" for k, v in sorted(want.items()))
-        rows.append(f"        Arguments.of({java_string(c.name)}, {java_string(c.input)}, {java_string(c.base)}, "
+        text = spelled(c.input, java_string, lambda lit, n: f"{lit}.repeat({n})")
+        rows.append(f"        Arguments.of({java_string(c.name)}, {text}, {java_string(c.base)}, "
                     f"{java_string(c.expect)}, map({kv}), {repr(c.within) if c.within else 'null'})")
     text = (f"/*\n{header}\n *\n * Run: mvn test -Dparser.version=VERSION\n */\npackage urlwb.findings;\n\n"
             "import static org.junit.jupiter.api.Assertions.*;\n\n"

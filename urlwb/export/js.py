@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from urlwb.export.api import Api, expected, header_lines
+from urlwb.export.api import Api, expected, header_lines, spelled
 
 _ALL = ("scheme", "username", "password", "host", "port", "path", "query", "fragment")
 
@@ -90,8 +90,11 @@ def file_name(parser: str) -> str:
 def render(parser: str, cases, skipped: list[str], generator: str) -> dict[str, str]:
     api = APIS[parser]
     header = "\n".join("// " + line if line else "//" for line in header_lines(parser, cases, skipped, generator))
-    rows = [json.dumps({"name": c.name, "input": c.input, "base": c.base, "expect": c.expect,
-                        "expected": expected(api, c), "within": c.within}) for c in cases]
+    rows = ["{" + ", ".join([f"name: {json.dumps(c.name)}",
+                             f"input: {spelled(c.input, json.dumps, lambda lit, n: f'{lit}.repeat({n})')}",
+                             f"base: {json.dumps(c.base)}", f"expect: {json.dumps(c.expect)}",
+                             f"expected: {json.dumps(expected(api, c))}", f"within: {json.dumps(c.within)}"]) + "}"
+            for c in cases]
     text = (f"{header}\n//\n// Run: node --test {file_name(parser)}\n'use strict';\n\n"
             "const test = require('node:test');\nconst assert = require('node:assert/strict');\n"
             "const { performance } = require('node:perf_hooks');\n" + _READ[parser]

@@ -5,7 +5,7 @@ Run it where the parser is installed: ``python -m pytest -q test_urllib3_finding
 
 from __future__ import annotations
 
-from urlwb.export.api import Api, expected, header_lines
+from urlwb.export.api import Api, expected, header_lines, spelled
 
 APIS = {
     "urllib3": Api("urllib3", "urllib3", ("scheme", "username", "password", "host", "port", "path", "query", "fragment"),
@@ -81,7 +81,8 @@ def render(parser: str, cases, skipped: list[str], generator: str) -> dict[str, 
     header = "\n".join(header_lines(parser, cases, skipped, generator))
     rows = []
     for c in cases:
-        rows.append(f"    pytest.param({c.input!r}, {c.base!r}, {c.expect!r}, {expected(api, c)!r}, "
+        text = spelled(c.input, repr, lambda lit, n: f"{lit} * {n}")
+        rows.append(f"    pytest.param({text}, {c.base!r}, {c.expect!r}, {expected(api, c)!r}, "
                     f"{c.within!r}, id={c.name!r}),")
     text = (f'"""{_doc(header)}\n\nRun: python -m pytest -q {file_name(parser)}\n"""\n\n'
             "import time\n\nimport pytest\n\n" + _READ[parser] + "\n\nCASES = [\n" + "\n".join(rows) + "\n]\n" + _TEST)

@@ -140,6 +140,7 @@ def test_go_suite_parses_and_carries_its_corpus(tmp_path):
     files = _render("go", "go-net-url", ADVISORIES)
     corpus = [k for k in files if k.startswith("testdata/fuzz/FuzzParse/")]
     assert len(corpus) == 1 and 'string("http://[example.com]/")' in files[corpus[0]]
+    assert "func property(" in files["findings_test.go"] and "netip.ParseAddr(u.Hostname())" in files["findings_test.go"]
     (tmp_path / "findings_test.go").write_text(files["findings_test.go"], encoding="utf-8")
     r = subprocess.run(["gofmt", "-e", "-l", str(tmp_path / "findings_test.go")], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr

@@ -1,8 +1,9 @@
 """A Go table test, a fuzz target, and its corpus in Go's own format.
 
 ``findings_test.go`` (package ``findings``): ``TestFindings`` runs the table; ``FuzzParse`` holds
-every input its fuzzer gives to the same contract (the table's expectation for an input of the
-table, no panic for any other), and ``testdata/fuzz/FuzzParse/<sha>`` holds each case's input in
+every input its fuzzer gives to the contract (the table's expectation for an input of the table;
+for any other, what the contract says without an expected value: ``net/url``'s accepted
+bracketed host is an IPv6 address, RFC 3986 §3.2.2), and ``testdata/fuzz/FuzzParse/<sha>`` holds each case's input in
 the corpus format ``go test`` replays (``go test fuzz v1`` and a ``string("...")`` line:
 https://go.dev/doc/security/fuzz/#corpus-file-format), so that ``go test -fuzz=FuzzParse`` starts
 from the findings. ``go.mod`` names no dependency: ``net/url`` ships with the toolchain, and the
@@ -135,10 +136,27 @@ func FuzzParse(f *testing.F) {
 			check(t, c)
 			return
 		}
-		read(s, nil)
+		property(t, s)
 	})
 }
 """
+
+#: what FuzzParse holds every other input to: the parser's contract where it needs no expected value
+_PROPERTY = {
+    "go-net-url": """
+// property is RFC 3986 §3.2.2 (with RFC 6874's zone): a host in brackets that Parse accepts is an
+// IPv6 address (Parse takes no IPvFuture); and Parse does not panic.
+func property(t *testing.T, s string) {
+	u, err := url.Parse(s)
+	if err != nil || !strings.HasPrefix(u.Host, "[") {
+		return
+	}
+	if a, err := netip.ParseAddr(u.Hostname()); err != nil || !a.Is6() {
+		t.Errorf("accepted %q with host %q: no IPv6 address in its brackets (RFC 3986 §3.2.2)", s, u.Host)
+	}
+}
+""",
+}
 
 
 def go_string(s: str) -> str:
@@ -189,9 +207,9 @@ def render(parser: str, cases, skipped: list[str], generator: str) -> dict[str, 
         rows.append(f"\t{{{go_string(c.name)}, {text}, {base}, {go_string(c.expect)}, "
                     f"map[string]opt{{{exp}}}, {within}}},")
     text = (f"{header}\n//\n// Run: go test ./...   (the release: GOTOOLCHAIN=go1.X.Y go test ./...)\n"
-            "package findings\n\nimport (\n\t\"net/url\"\n\t\"strconv\"\n\t\"strings\"\n\t\"testing\"\n\t\"time\"\n)\n\n"
+            "package findings\n\nimport (\n\t\"net/netip\"\n\t\"net/url\"\n\t\"strconv\"\n\t\"strings\"\n\t\"testing\"\n\t\"time\"\n)\n\n"
             "func ptr(s string) *string { return &s }\n\nvar findings = []finding{\n" + "\n".join(rows) + "\n}\n\n"
-            + _READ[parser] + _TEST)
+            + _READ[parser] + _TEST + _PROPERTY[parser])
     files = {"go.mod": "module urlwb.example/findings\n\ngo 1.21\n", "findings_test.go": text}
     for c in cases:
         if c.base is None:

@@ -104,7 +104,7 @@ FAILED = {"python": re.compile(r"^FAILED |\d+ failed", re.M), "js": re.compile(r
           "go": re.compile(r"^\s*--- FAIL: ", re.M)}
 #: the lines that name a failing test, in each tool's output
 FAILING = {"python": re.compile(r"^FAILED (\S+)", re.M), "js": re.compile(r"^not ok \d+ - (\S+)", re.M),
-           "java": re.compile(r"^\[ERROR\]\s+(\w+Test\.\w+:\d+ .*)$", re.M),
+           "java": re.compile(r"^\[ERROR\]\s+(\w+Test\.\w+:\d+\S* .*)$", re.M),
            "go": re.compile(r"^\s*--- FAIL: (\S+/\S+)", re.M)}
 
 

@@ -212,3 +212,13 @@ def test_a_long_run_is_written_as_a_repetition_in_every_language(tmp_path):
     if shutil.which("gofmt"):
         (tmp_path / "f_test.go").write_text(go["findings_test.go"], encoding="utf-8")
         assert subprocess.run(["gofmt", "-e", "-l", str(tmp_path / "f_test.go")], capture_output=True).returncode == 0
+
+
+def test_a_case_with_a_base_is_not_written_for_a_parser_without_one(tmp_path, capsys):
+    rec = json.loads(URLLIB3_GROWTH.read_text(encoding="utf-8"))
+    rec["base"] = "http://h/"
+    f = tmp_path / "one.json"
+    f.write_text(json.dumps(rec), encoding="utf-8")
+    status = cli.main(["export", "tests", "--lang", "python", "urllib3", "--no-corpus", "--findings", str(f),
+                       "--out", str(tmp_path / "out")])
+    assert status == 1 and "has a base URL, and urllib3's API takes none" in capsys.readouterr().out

@@ -37,6 +37,8 @@ class Api:
     default_port: bool = False
     #: the API has no way to reject (it reads every string): reject cases are not written
     can_reject: bool = True
+    #: the API resolves against a base URL: cases with a base are written only then
+    takes_base: bool = True
 
 
 def normal(api: Api, component: str, value, scheme: str | None) -> str | None:

@@ -72,6 +72,8 @@ def run(args) -> int:
     for c in written:
         if c.expect == "reject" and not api.can_reject:
             skipped.append(casing.Skipped(c.finding, f"expects a rejection, and {parser}'s API has none ({api.rejects})"))
+        elif c.base is not None and not api.takes_base:
+            skipped.append(casing.Skipped(c.finding, f"has a base URL, and {parser}'s API takes none"))
         else:
             kept.append(c)
     for s in skipped:

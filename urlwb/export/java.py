@@ -28,9 +28,9 @@ APIS = {
     "okhttp": Api("okhttp", "com.squareup.okhttp3:okhttp", _ALL, "HttpUrl.parse returns null",
                   folds=("username", "password"), default_port=True),
     "spring-uricomponents": Api("spring-uricomponents", "org.springframework:spring-web", _ALL,
-                                "UriComponentsBuilder.fromUriString throws an IllegalArgumentException"),
+                                "UriComponentsBuilder.fromUriString throws an IllegalArgumentException", takes_base=False),
     "apache-httpclient5": Api("apache-httpclient5", "org.apache.httpcomponents.client5:httpclient5", _ALL,
-                              "new URIBuilder(String) throws a URISyntaxException"),
+                              "new URIBuilder(String) throws a URISyntaxException", takes_base=False),
 }
 
 #: the version the pom names when no -Dparser.version is given (the shipped adapter's)

@@ -9,7 +9,7 @@ from urlwb.export.api import Api, expected, header_lines, spelled
 
 APIS = {
     "urllib3": Api("urllib3", "urllib3", ("scheme", "username", "password", "host", "port", "path", "query", "fragment"),
-                   "parse_url raises urllib3.exceptions.LocationParseError", folds=("path",)),
+                   "parse_url raises urllib3.exceptions.LocationParseError", folds=("path",), takes_base=False),
     "yarl": Api("yarl", "yarl", ("scheme", "username", "password", "host", "port", "path", "query", "fragment"),
                 "URL() raises ValueError", folds=("query", "fragment")),
 }

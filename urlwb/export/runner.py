@@ -13,8 +13,10 @@ suite's own build tool brings the rest, as a maintainer would run it:
   command downloads through the module proxy).
 
 Every step that needs the network (a registry, Maven Central, the Go proxy) runs first and runs
-none of the release's code: Maven compiles the test and resolves Surefire's JUnit provider with
-no test selected, Go compiles the test binary. The tests themselves, where the release's code
+none of the release's code under test: Maven compiles the test and resolves Surefire's JUnit
+provider with no test selected; Go compiles the test binary (the downloaded toolchain runs as the
+compiler, checked by the Go command against the Go checksum database; ``net/url``'s code runs
+only in the test binary). The tests themselves, where the release's code
 runs, run in the workbench's sandbox (:mod:`urlwb.sandbox`: no network, capped memory and CPU):
 pytest, ``node --test``, ``mvn -o test``, the compiled Go test binary.
 """

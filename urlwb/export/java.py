@@ -105,7 +105,7 @@ _READ = {
     m.put("host", host != null && host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host);
     m.put("port", u.getPort() == -1 ? null : String.valueOf(u.getPort()));
     m.put("path", u.getPath() == null ? "" : u.getPath());
-    m.put("query", u.getQuery());
+    m.put("query", u.build().getRawQuery());   // URIBuilder keeps the query as parameters
     m.put("fragment", u.getFragment());
     return m;
   }

@@ -222,3 +222,36 @@ def test_a_case_with_a_base_is_not_written_for_a_parser_without_one(tmp_path, ca
     status = cli.main(["export", "tests", "--lang", "python", "urllib3", "--no-corpus", "--findings", str(f),
                        "--out", str(tmp_path / "out")])
     assert status == 1 and "has a base URL, and urllib3's API takes none" in capsys.readouterr().out
+
+
+# every language module's read function, on made-up cases whose answers are not in doubt: a valid
+# URL with all eight components, a rejected one, and a relative reference against a base
+ALL_EIGHT = cases.Case("all_eight", "http://u:p@Example.com:8080/a/b?q=1#f", None, "components", "made up", "-", "-",
+                       components=(("scheme", "http"), ("username", "u"), ("password", "p"), ("host", "example.com"),
+                                   ("port", 8080), ("path", "/a/b"), ("query", "q=1"), ("fragment", "f")))
+REJECTED = cases.Case("rejected", "http://[", None, "reject", "made up", "-", "-")
+WITH_BASE = cases.Case("with_base", "../x?y#z", "http://h/a/b", "components", "made up", "-", "-",
+                       components=(("scheme", "http"), ("host", "h"), ("port", None), ("path", "/x"),
+                                   ("query", "y"), ("fragment", "z")))
+RELEASES = [("python", "urllib3", "2.2.1", "python3"), ("python", "yarl", "1.9.4", "python3"),
+            ("js", "url-parse", "1.5.10", "node"), ("js", "whatwg-url", "14.2.0", "node"),
+            ("java", "okhttp", "4.12.0", "mvn"), ("java", "spring-uricomponents", "5.3.32", "mvn"),
+            ("java", "apache-httpclient5", "5.3.1", "mvn"), ("go", "go-net-url", None, "go")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang, parser, version, tool", RELEASES, ids=[r[1] for r in RELEASES])
+def test_every_suite_reads_its_parser_right(lang, parser, version, tool, tmp_path):
+    if shutil.which(tool) is None:
+        pytest.skip(f"{tool} is not installed")
+    module = {"python": python, "js": js, "go": golang, "java": java}[lang]
+    api_ = module.APIS[parser]
+    chosen = [ALL_EIGHT] + ([REJECTED] if api_.can_reject else []) + ([WITH_BASE] if api_.takes_base else [])
+    files = module.render(parser, chosen, [], "test")
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    if version is None:   # Go: the machine's own toolchain
+        version = subprocess.run(["go", "env", "GOVERSION"], capture_output=True, text=True).stdout.strip()
+    r = runner.run(lang, parser, version, tmp_path, sorted(files), log=lambda line: None)
+    assert r.passed, r.output[-3000:]

@@ -7,7 +7,6 @@ command's usage errors, and the runner's refusal to count a suite that did not r
 
 Slow (``--run-slow``: a Go toolchain download, Maven, urllib3 at 10,000 `@`): each language's suite,
 written from the findings, run against two releases of its parser: it fails on the release with
-the bug, naming the case, and passes on the release that fixed it.
 the bug, naming the case, and passes on the release that fixed it. JavaScript's (url-parse 1.5.7 vs
 1.5.8, two npm installs) runs in the normal suite.
 

@@ -25,7 +25,7 @@ from urlwb.differential.report import summarize, summary_text, terminal_table, w
 from urlwb.differential.run import (collect_inputs, corpus_cases, decode_case, diff, encode_case,
                                 trouble_lines, working_cases)
 from urlwb import report_formats
-from urlwb.differential.records import finding_records
+from urlwb.differential.finding_records import finding_records
 from urlwb.errors import UsageError
 from urlwb.oracles.versions import installs
 from urlwb.oracles.versions.names import resolve_names as versioned_names

@@ -20,6 +20,7 @@ command's ``--out`` (the finding's own line), with the parser as a logical locat
 from __future__ import annotations
 
 import json
+import pathlib
 from collections.abc import Iterable
 
 from urlwb.findings.record import FINDINGS_FILE, SCHEMA_ID
@@ -63,10 +64,21 @@ def _rule(rule_id: str) -> dict:
 
 def _location(r: dict, line: int, findings_uri: str) -> dict:
     filed = r.get("filed") or r.get("path")
-    uri, start = (str(filed), 1) if isinstance(filed, str) and filed else (findings_uri, line)
+    uri, start = (_relative(filed), 1) if isinstance(filed, str) and filed else (findings_uri, line)
     return {"physicalLocation": {"artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"},
                                  "region": {"startLine": start}},
             "logicalLocations": [{"name": r["parser"], "fullyQualifiedName": r["parser"], "kind": "module"}]}
+
+
+def _relative(path: str) -> str:
+    """``path`` relative to the working folder (the repository root, in CI) when it is under it."""
+    p = pathlib.Path(path)
+    if p.is_absolute():
+        try:
+            return p.relative_to(pathlib.Path.cwd()).as_posix()
+        except ValueError:
+            return p.as_posix()
+    return p.as_posix()
 
 
 def sarif_log(records: Iterable[dict], command: str, findings_uri: str = FINDINGS_FILE,

@@ -26,12 +26,13 @@ import subprocess
 import sys
 import time
 
-from urlwb import corpus_store, oracles
+from urlwb import corpus_store, oracles, report_formats
 from urlwb.oracles import manifests
 from urlwb.oracles.versions import installs
 from urlwb.cliutil import add_seed, count_flag, seconds_flag
 from urlwb.errors import UsageError
 from urlwb.ssrf import catalog, fetchers, hunt, inputs, policy, regress, report
+from urlwb.ssrf.finding_records import finding_records
 
 DEFAULT_OUT = pathlib.Path("reports") / "ssrf"
 #: the minimizer's own budget, after the hunt
@@ -59,6 +60,7 @@ def add_arguments(p) -> None:
     p.add_argument("--guided-seconds", type=float, default=20.0, metavar="S",
                    help="coverage-guided search per Python validator (atheris) and npm validator (V8 block coverage, guided.mjs), before the random phase; "
                         "0: none (default %(default)s)")
+    report_formats.add_arguments(p)
 
 
 def _fetcher_names(spec: str | None) -> list[str]:
@@ -158,14 +160,14 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped) -> int:
     asker.ask(list(witnesses) + list(hist_witness), validators=[])
     for w in list(witnesses) + list(hist_witness):
         witnesses[w] = {f: _shown(pol, asker.dests[f][w]) for f in fetcher_oracles}
+    per_vw: dict[tuple[str, str], dict] = {}
+    for (v, f), c in run_cells.items():
+        for per in c["witnesses"].values():
+            w = per["witness"]
+            d = asker.dests[f][w]
+            per_vw.setdefault((v, w), {})[f] = {"host": d.host, "destination": d.show(),
+                                                 "category": pol.denied(d), "version": fetcher_oracles[f].version}
     if not args.no_file:
-        per_vw: dict[tuple[str, str], dict] = {}
-        for (v, f), c in run_cells.items():
-            for per in c["witnesses"].values():
-                w = per["witness"]
-                d = asker.dests[f][w]
-                per_vw.setdefault((v, w), {})[f] = {"host": d.host, "destination": d.show(),
-                                                     "category": pol.denied(d), "version": fetcher_oracles[f].version}
         for (v, w), fs in per_vw.items():
             path = regress.file(v, by_name[v].base if v in by_name else None, validators[v].version, w, fs,
                                 list(pol.categories))
@@ -184,6 +186,7 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped) -> int:
     paths = report.write(run, args.out)
     print(f"report: {paths[0]} (and {', '.join(p.name for p in paths[1:])}); "
           f"{len(filed)} new regress entries in corpus/ssrf/regress/")
+    report_formats.emit(args, finding_records(per_vw, validators, by_name, list(pol.categories)), "ssrf")
     for name, v in validators.items():
         if v.findings:
             cls, what, inp, reason = v.findings[0]

@@ -1,0 +1,42 @@
+"""An ssrf hunt's findings as ``finding-v1`` records (:mod:`urlwb.findings.record`), the shape
+SARIF and JUnit are rendered from (:mod:`urlwb.report_formats`): each minimized bypass
+(validator, witness) as its regress sidecar would hold it (:func:`urlwb.ssrf.regress.record`,
+filed or not), and each validator's own failure on an input (a crash, a hang, an answer out of
+the protocol's schema) as a finding about the validator."""
+
+from __future__ import annotations
+
+import shlex
+
+from urlwb.findings import provisional
+from urlwb.findings.record import make_finding
+from urlwb.ssrf import regress
+
+#: the validator's failure class -> the finding's rule
+FAILURE_RULES = {"oracle-crashed": "crash", "oracle-hung": "hang"}
+
+
+def finding_records(per_vw: dict[tuple[str, str], dict], validators: dict, declared: dict,
+                    categories: list[str]) -> list[dict]:
+    out = []
+    for (v, w), fs in per_vw.items():
+        base = declared[v].base if v in declared else None
+        rec = regress.record(v, base, validators[v].version, w, fs, categories)
+        path = regress.folder() / regress.entry_name(v, validators[v].version, w)
+        if path.exists():
+            rec["filed"] = str(path)
+        out.append(rec)
+    for name, val in validators.items():
+        seen = set()
+        for cls, what, inp, reason in val.findings:
+            rule = FAILURE_RULES.get(cls, "crash")
+            signature = f"{rule}:{name}:{what}"
+            if signature in seen:
+                continue
+            seen.add(signature)
+            out.append(make_finding(
+                input=inp, parser=name, validator=name, rule=rule, signature=signature,
+                parser_version=val.version, summary=f"{name}: {what}: {reason}"[:500],
+                command=f"urlwb ssrf --validator {shlex.quote(name)}",
+                verdict=provisional.judge({"rule": rule, "parser": name, "reason": reason})))
+    return out

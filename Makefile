@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NODE_DIR := urlwb/oracles/node
 
-.PHONY: run test setup node oracles lowest clean bench
+.PHONY: run test setup node tools oracles lowest clean bench
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -16,7 +16,19 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[test,oracles,mutants,cfl]'
 	@touch $(STAMP)
 
-setup: $(STAMP) node
+setup: $(STAMP) node tools
+
+# actionlint, which tests/workbench/test_workflows.py checks .github/workflows/ with: built from
+# source by `go install` into .urlwb/tools/bin/ when go is on the machine (the test is skipped,
+# with that reason, when it is not built).
+ACTIONLINT_VERSION := v1.7.12
+ACTIONLINT := .urlwb/tools/bin/actionlint
+tools:
+	@if [ -x $(ACTIONLINT) ]; then :; \
+	elif command -v go >/dev/null 2>&1; then \
+		GOBIN=$(abspath .urlwb/tools/bin) go install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION) \
+			|| echo "make: actionlint not built (go install failed); tests/workbench/test_workflows.py is skipped"; \
+	else echo "make: actionlint not built (go not found); tests/workbench/test_workflows.py is skipped"; fi
 
 node:
 	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 && [ -f $(NODE_DIR)/package-lock.json ]; then \

@@ -170,6 +170,8 @@ def test_urlwb_diff_writes_both(tmp_path, sarif_validator, junit_schema, capsys)
     recs = [r["properties"]["finding"] for r in results]
     check_sarif(sarif_validator, log, recs)
     assert all(r["command"].startswith("urlwb diff ") for r in recs)
+    # judged by each parser's own contract (urllib and rfc3986 declare RFC 3986), not provisionally
+    assert {r["verdict"]["spec"]["name"] for r in recs} == {"rfc3986"}
     check_junit(junit_schema, j.read_bytes(), recs)
 
 

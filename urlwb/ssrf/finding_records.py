@@ -1,7 +1,7 @@
 """An ssrf hunt's findings as ``finding-v1`` records (:mod:`urlwb.findings.record`), the shape
 SARIF and JUnit are rendered from (:mod:`urlwb.report_formats`): each minimized bypass
 (validator, witness) as its regress sidecar would hold it (:func:`urlwb.ssrf.regress.record`,
-filed or not), and each validator's own failure on an input (a crash, a hang, an answer out of
+filed or not), judged by the validator's contract (:func:`urlwb.verdicts.judge.judge_validator`), and each validator's own failure on an input (a crash, a hang, an answer out of
 the protocol's schema) as a finding about the validator."""
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ from __future__ import annotations
 import shlex
 
 from urlwb.findings import provisional
-from urlwb.findings.record import make_finding
+from urlwb.findings.record import check, make_finding
 from urlwb.ssrf import regress
+from urlwb.verdicts.judge import judge_validator
 
 #: the validator's failure class -> the finding's rule
 FAILURE_RULES = {"oracle-crashed": "crash", "oracle-hung": "hang"}
@@ -22,6 +23,11 @@ def finding_records(per_vw: dict[tuple[str, str], dict], validators: dict, decla
     for (v, w), fs in per_vw.items():
         base = declared[v].base if v in declared else None
         rec = regress.record(v, base, validators[v].version, w, fs, categories)
+        # judged by the validator's own contract (a URL-syntax validator accepting a non-URI is
+        # its bug; else a hazard with the pairs where it bites), as urlwb verdict judges it
+        judged = judge_validator(base or v, w, True, pairs=rec["verdict"].get("pairs") or [])
+        if judged is not None:
+            rec = check({**rec, "verdict": judged})
         path = regress.folder() / regress.entry_name(v, validators[v].version, w)
         if path.exists():
             rec["filed"] = str(path)

@@ -120,6 +120,19 @@ def test_the_invariants_take_the_parser():
         agrees("http://[/")
 
 
+def test_usv_turns_lone_surrogates_into_replacement_characters():
+    assert invariants.to_usv("a\ud800b\ud83d\ude00") == "a\ufffdb\U0001f600"
+
+    def utf8_only(s, base=None):   # a binding that encodes its input as UTF-8 first
+        s.encode("utf-8")
+        return invariants.standard_parse(s, base)
+
+    # UnicodeEncodeError is a ValueError: a rejection, where the Standard reads U+FFFD
+    with pytest.raises(InvariantFailed, match=r"gives a rejection; the URL Standard gives 'http://h/%EF%BF%BD'"):
+        invariants.agrees_with_standard(utf8_only)("http://h/\ud800")
+    invariants.agrees_with_standard(utf8_only, usv=True)("http://h/\ud800")
+
+
 @settings(max_examples=30, database=None, deadline=None)
 @given(library.urls_and_bases)
 def test_the_engine_keeps_the_invariants_it_lends(pair):

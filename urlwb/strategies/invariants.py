@@ -11,6 +11,11 @@ rejected input is one for which it raises one of ``rejects`` (default ``ValueErr
 :class:`engine.Failure`, ``urllib``'s and most parsers' errors are) or returns None; any other
 exception is a crash, and fails every invariant.
 
+The strategies hold lone surrogates (a JavaScript string can, and the Standard's input is a
+USVString: WebIDL turns each into U+FFFD). A parser that takes only scalar values (one that
+encodes its input as UTF-8 first, as most Python bindings do) is checked with ``usv=True``: each
+input goes through :func:`to_usv` before either parser sees it.
+
 - :func:`never_crashes`: the parser returns or rejects, whatever the input;
 - :func:`reparse_idempotent`: a URL's serialization parses again, without a base, to the same
   serialization (the URL Standard's serializer and parser round-trip; RFC 3986 §6 normalizations
@@ -26,7 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 __all__ = ["InvariantFailed", "Check", "never_crashes", "reparse_idempotent", "agrees_with_standard",
-           "standard_parse"]
+           "standard_parse", "to_usv"]
 
 #: what every invariant returns: check(input, base=None)
 Check = Callable[..., None]
@@ -34,6 +39,12 @@ Check = Callable[..., None]
 
 class InvariantFailed(AssertionError):
     """An invariant does not hold for one input; the message names the input and what differs."""
+
+
+def to_usv(text: str) -> str:
+    """``text`` as WebIDL converts it to a USVString: a surrogate pair is its code point, a lone
+    surrogate U+FFFD."""
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
 
 def _href(result: Any) -> str:
@@ -61,18 +72,22 @@ def _where(input: str, base: str | None) -> str:
 
 
 def never_crashes(parse: Callable[..., Any], *,
-                  rejects: tuple[type[BaseException], ...] = (ValueError,)) -> Check:
+                  rejects: tuple[type[BaseException], ...] = (ValueError,), usv: bool = False) -> Check:
     """The check that ``parse`` returns a URL or rejects the input, never raises anything else."""
     def check(input: str, base: str | None = None) -> None:
+        if usv:
+            input, base = to_usv(input), None if base is None else to_usv(base)
         _call(parse, input, base, rejects, _where(input, base))
     return check
 
 
 def reparse_idempotent(parse: Callable[..., Any], *,
-                       rejects: tuple[type[BaseException], ...] = (ValueError,)) -> Check:
+                       rejects: tuple[type[BaseException], ...] = (ValueError,), usv: bool = False) -> Check:
     """The check that, where ``parse`` accepts ``input``, its serialization parses again (without
     a base) to the same serialization (https://url.spec.whatwg.org/#concept-url-serializer)."""
     def check(input: str, base: str | None = None) -> None:
+        if usv:
+            input, base = to_usv(input), None if base is None else to_usv(base)
         where = _where(input, base)
         href = _call(parse, input, base, rejects, where)
         if href is None:
@@ -94,10 +109,12 @@ def standard_parse(input: str, base: str | None = None) -> str:
 
 
 def agrees_with_standard(parse: Callable[..., Any], *,
-                         rejects: tuple[type[BaseException], ...] = (ValueError,)) -> Check:
+                         rejects: tuple[type[BaseException], ...] = (ValueError,), usv: bool = False) -> Check:
     """The check that ``parse`` accepts what the URL Standard accepts, with the same href, and
     rejects what it rejects."""
     def check(input: str, base: str | None = None) -> None:
+        if usv:
+            input, base = to_usv(input), None if base is None else to_usv(base)
         where = _where(input, base)
         mine = _call(parse, input, base, rejects, where)
         theirs = _call(standard_parse, input, base, (ValueError,), "the Standard")

@@ -4,12 +4,14 @@ https://url.spec.whatwg.org/#url-parsing
 
     urlwb diff [INPUT ...] [--base URL] [--file F] [--corpus TARGET] [--wpt] [--generate N]
                [--seed S] [--parsers LIST] [--reference NAME] [--out DIR] [--no-reparse]
-               [--oracle NAME=CMD | NAME=py:package.module:function ...]
+               [--oracle NAME=CMD | NAME=py:package.module:function ...] [--sarif F] [--junit F]
 
 The differential itself is :mod:`urlwb.differential.run`; its reports, :mod:`urlwb.differential.report`.
 Up to ``--table-max`` inputs: a table in the terminal. More: a report in ``--out`` (Markdown, the
 same as one self-contained HTML page, ``findings.json`` for ``urlwb export-wpt``,
 ``summary.json``, and ``parsers/<name>.json`` per parser outside the WHATWG family).
+``--sarif``/``--junit``: the findings, one per signature, each judged by its parser's contract
+(:mod:`urlwb.differential.finding_records`), as SARIF 2.1.0 and JUnit XML (:mod:`urlwb.report_formats`).
 """
 
 from __future__ import annotations

@@ -44,10 +44,11 @@ def write_atomic(path: pathlib.Path, data: bytes) -> pathlib.Path:
     return path
 
 
-def emit(args, findings: Iterable[dict], command: str) -> list[pathlib.Path]:
+def emit(args, findings: Iterable[dict], command: str, out: pathlib.Path | None = None) -> list[pathlib.Path]:
     """Write ``--sarif`` and ``--junit`` (those given) from ``findings`` (``finding-v1``
-    records, each checked); ``command``: the urlwb command that produced them (``diff``...).
-    Prints one ``report:`` line per file written; returns their paths."""
+    records, each checked); ``command``: the urlwb command that produced them (``diff``...);
+    ``out``: its report folder, whose ``findings.jsonl`` a SARIF result without a filed entry
+    points at. Prints one ``report:`` line per file written; returns their paths."""
     sarif_path = getattr(args, "sarif", None)
     junit_path = getattr(args, "junit", None)
     if sarif_path is None and junit_path is None:
@@ -58,7 +59,10 @@ def emit(args, findings: Iterable[dict], command: str) -> list[pathlib.Path]:
     records = [check(r) for r in findings]
     written = []
     if sarif_path is not None:
-        written.append(write_atomic(sarif_path, sarif.dumps(sarif.sarif_log(records, command))))
+        from urlwb.findings.record import FINDINGS_FILE
+
+        where = sarif.relative(str(pathlib.Path(out) / FINDINGS_FILE)) if out is not None else FINDINGS_FILE
+        written.append(write_atomic(sarif_path, sarif.dumps(sarif.sarif_log(records, command, where))))
     if junit_path is not None:
         written.append(write_atomic(junit_path, junit.junit_xml(records, command)))
     for path in written:

@@ -64,13 +64,13 @@ def _rule(rule_id: str) -> dict:
 
 def _location(r: dict, line: int, findings_uri: str) -> dict:
     filed = r.get("filed") or r.get("path")
-    uri, start = (_relative(filed), 1) if isinstance(filed, str) and filed else (findings_uri, line)
+    uri, start = (relative(filed), 1) if isinstance(filed, str) and filed else (findings_uri, line)
     return {"physicalLocation": {"artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"},
                                  "region": {"startLine": start}},
             "logicalLocations": [{"name": r["parser"], "fullyQualifiedName": r["parser"], "kind": "module"}]}
 
 
-def _relative(path: str) -> str:
+def relative(path: str) -> str:
     """``path`` relative to the working folder (the repository root, in CI) when it is under it."""
     p = pathlib.Path(path)
     if p.is_absolute():

@@ -314,7 +314,7 @@ def run(args) -> int:
     print(f"report: {out_dir / 'report.md'}")
     print(f"        {out_dir / 'report.html'}  (latest: {args.out / 'latest'})")
     new_paths = {x.entry for x in triaged + leftovers if x.verdict == "new" and x.entry}
-    report_formats.emit(args, finding_records(open_entries, new_paths), "campaign", out_dir)
+    report_formats.emit(args, lambda: finding_records(open_entries, new_paths), "campaign", out_dir)
     for e in errors:
         print(f"round failed: {e['round']}: {e['error']}", file=sys.stderr)
     return 1 if record.new_findings or errors else 0

@@ -103,7 +103,7 @@ def run(args) -> int:
         print(summary_text(result))
         for p in paths:
             print(f"report: {p}")
-    report_formats.emit(args, finding_records(result), "diff", args.out or DEFAULT_OUT)
+    report_formats.emit(args, lambda: finding_records(result), "diff", args.out or DEFAULT_OUT)
     trouble = trouble_lines(result)
     for line in trouble:
         print(f"urlwb diff: {line}", file=sys.stderr)

@@ -128,7 +128,7 @@ def run(args) -> int:
     res.command = " ".join(["urlwb growth", *(shlex.quote(x) for x in sys.argv[2:] if sys.argv[1:2] == ["growth"])])
     for path in report.write(res, args.out):
         print(f"report: {path}")
-    report_formats.emit(args, finding_records(res), "growth", args.out)
+    report_formats.emit(args, lambda: finding_records(res), "growth", args.out)
     for row, f in res.findings:
         where = f.path or ("already filed" if f.duplicate else "not filed (--no-file)")
         print(f"urlwb growth: {f.minimized.verdict}: {row.name} {row.version} on "

@@ -108,7 +108,7 @@ def run(args) -> int:
     out = args.out or DEFAULT_OUT / target.name
     for path in report.write(summary, out):
         print(f"report: {path}")
-    report_formats.emit(args, finding_records(summary), "hunt", out)
+    report_formats.emit(args, lambda: finding_records(summary), "hunt", out)
     return 0
 
 

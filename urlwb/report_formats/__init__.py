@@ -4,8 +4,9 @@ JUnit XML (Jenkins, GitLab, CircleCI test reports).
 Both are rendered from the one findings record (:mod:`urlwb.findings.record`, ``finding-v1``),
 never from a command's own report: :func:`urlwb.report_formats.sarif.sarif_log` and
 :func:`urlwb.report_formats.junit.junit_xml` take a list of records. A command that reports
-findings adds the two flags with :func:`add_arguments` and, once it has its records, calls
-:func:`emit` (``urlwb campaign``, ``diff``, ``ssrf``, ``hunt``, ``growth``). docs/ci.md shows a
+findings adds the two flags with :func:`add_arguments` and at its end calls :func:`emit` with a
+function that builds its records (``urlwb campaign``, ``diff``, ``ssrf``, ``hunt``, ``growth``:
+each room's ``finding_records``). docs/ci.md shows a
 run and the schemas the tests hold both files to (``tests/schemas/``).
 """
 
@@ -14,7 +15,7 @@ from __future__ import annotations
 import os
 import pathlib
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 __all__ = ["add_arguments", "emit", "write_atomic"]
 
@@ -44,23 +45,23 @@ def write_atomic(path: pathlib.Path, data: bytes) -> pathlib.Path:
     return path
 
 
-def emit(args, findings: Iterable[dict], command: str, out: pathlib.Path | None = None) -> list[pathlib.Path]:
-    """Write ``--sarif`` and ``--junit`` (those given) from ``findings`` (``finding-v1``
-    records, each checked); ``command``: the urlwb command that produced them (``diff``...);
+def emit(args, findings: Callable[[], Iterable[dict]], command: str,
+         out: pathlib.Path | None = None) -> list[pathlib.Path]:
+    """Write ``--sarif`` and ``--junit`` (those given) from the records ``findings()`` returns
+    (``finding-v1``, each checked; called only when a flag was given, so a command run without
+    them builds no records); ``command``: the urlwb command that produced them (``diff``...);
     ``out``: its report folder, whose ``findings.jsonl`` a SARIF result without a filed entry
     points at. Prints one ``report:`` line per file written; returns their paths."""
     sarif_path = getattr(args, "sarif", None)
     junit_path = getattr(args, "junit", None)
     if sarif_path is None and junit_path is None:
         return []
-    from urlwb.findings.record import check
+    from urlwb.findings.record import FINDINGS_FILE, check
     from urlwb.report_formats import junit, sarif
 
-    records = [check(r) for r in findings]
+    records = [check(r) for r in findings()]
     written = []
     if sarif_path is not None:
-        from urlwb.findings.record import FINDINGS_FILE
-
         where = sarif.relative(str(pathlib.Path(out) / FINDINGS_FILE)) if out is not None else FINDINGS_FILE
         written.append(write_atomic(sarif_path, sarif.dumps(sarif.sarif_log(records, command, where))))
     if junit_path is not None:

@@ -186,7 +186,7 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped) -> int:
     paths = report.write(run, args.out)
     print(f"report: {paths[0]} (and {', '.join(p.name for p in paths[1:])}); "
           f"{len(filed)} new regress entries in corpus/ssrf/regress/")
-    report_formats.emit(args, finding_records(per_vw, validators, by_name, list(pol.categories)), "ssrf", args.out)
+    report_formats.emit(args, lambda: finding_records(per_vw, validators, by_name, list(pol.categories)), "ssrf", args.out)
     for name, v in validators.items():
         if v.findings:
             cls, what, inp, reason = v.findings[0]

@@ -16,11 +16,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[test,oracles,mutants,cfl]'
 	@touch $(STAMP)
 
-setup: $(STAMP) node tools
+setup: $(STAMP) node
 
 # actionlint, which tests/workbench/test_workflows.py checks .github/workflows/ with: built from
-# source by `go install` into .urlwb/tools/bin/ when go is on the machine (the test is skipped,
-# with that reason, when it is not built).
+# source by `go install` into .urlwb/tools/bin/ when go is on the machine, by `make test` (not by
+# `make run`: a first build takes minutes); the test is skipped, with that reason, when it is not built.
 ACTIONLINT_VERSION := v1.7.12
 ACTIONLINT := .urlwb/tools/bin/actionlint
 tools:
@@ -56,7 +56,7 @@ run: setup
 # per worker at a time: the files that share a working folder or a fixture stay in one process).
 # PYTEST_ARGS adds to it (e.g. -n 0 for one process, -k NAME).
 COVERAGE_FLOOR ?= 95
-test: setup
+test: setup tools
 	URLWB_HYPOTHESIS_PROFILE=$${URLWB_HYPOTHESIS_PROFILE:-ci} $(BIN)/python -m pytest -n 2 --dist loadfile \
 		--cov --cov-report=term --cov-fail-under=$(COVERAGE_FLOOR) $(PYTEST_ARGS)
 

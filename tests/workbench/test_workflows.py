@@ -1,5 +1,5 @@
 """The GitHub Actions workflows (``.github/workflows/``): each passes ``actionlint`` (built by
-``make setup``'s ``tools`` step into ``.urlwb/tools/bin/``; skipped, with that reason, when it is not
+``make test``'s ``tools`` step into ``.urlwb/tools/bin/``; skipped, with that reason, when it is not
 there), a planted broken workflow does not, and each does what docs/ci.md says: ClusterFuzzLite's
 PR fuzzing in code-change mode, its batch fuzzing with the SARIF uploaded to code scanning, the
 campaign's ``--sarif`` uploaded too, and ``make test``.

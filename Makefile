@@ -24,7 +24,7 @@ setup: $(STAMP) node
 ACTIONLINT_VERSION := v1.7.12
 ACTIONLINT := .urlwb/tools/bin/actionlint
 tools:
-	@if [ -x $(ACTIONLINT) ]; then :; \
+	@if $(ACTIONLINT) -version 2>/dev/null | grep -qx '$(ACTIONLINT_VERSION)'; then :; \
 	elif command -v go >/dev/null 2>&1; then \
 		GOBIN=$(abspath .urlwb/tools/bin) go install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION) \
 			|| echo "make: actionlint not built (go install failed); tests/workbench/test_workflows.py is skipped"; \

@@ -103,10 +103,11 @@ def check_junit(schema, data: bytes, recs):
     assert sum("failure" in c for c in cases) == bugs
     assert sum("skipped" in c for c in cases) == len(kept) - bugs
     assert sum(int(s["@failures"]) for s in tree["testsuite"]) == bugs
-    body = data.decode("utf-8")
-    for r in kept:
-        if r.get("command"):
-            assert junit.xml_text(r["command"]).replace("&", "&amp;").replace("<", "&lt;") in body
+    import xml.etree.ElementTree as ET
+    texts = [el.text or "" for el in ET.fromstring(data).iter() if el.tag in ("failure", "skipped")]
+    for r in kept:   # each message holds the input and the command that reproduces it
+        assert any(f"reproduce: {junit.xml_text(r.get('command') or 'no command recorded')}" in t
+                   and junit.xml_text(json.dumps(r["input"], ensure_ascii=False)) in t for t in texts)
     return tree
 
 
@@ -210,7 +211,7 @@ def test_urlwb_growth_writes_both(tmp_path, corpus, sarif_validator, junit_schem
 
 def test_urlwb_ssrf_writes_both_and_the_campaign_records(tmp_path, corpus, sarif_validator, junit_schema, capsys):
     log, xml = run_both(tmp_path, capsys, ["ssrf", "--validator", "mine=py:planted:permissive",
-                                           "--fetchers", "engine,urllib", "--minutes", "0.02",
+                                           "--fetchers", "engine,urllib", "--clients", "none", "--minutes", "0.02",
                                            "--batch", "500", "--guided-seconds", "0"], 0)
     recs = [r["properties"]["finding"] for r in log["runs"][0]["results"]]
     assert recs and {r["rule"] for r in recs} == {"ssrf"} and {r["validator"] for r in recs} == {"mine"}
@@ -238,3 +239,25 @@ def test_hunt_records(sarif_validator, junit_schema):
     assert rec["command"] == "urlwb diff 'http://a\\b@c/' --parsers engine,urllib"
     check_sarif(sarif_validator, sarif.sarif_log([rec], "hunt"), [rec])
     check_junit(junit_schema, junit.junit_xml([rec], "hunt"), [rec])
+
+
+def test_urlwb_ssrf_observed_writes_the_findings_of_findings_jsonl(tmp_path, corpus, sarif_validator, junit_schema,
+                                                                  capsys):
+    """Observed through a real client (a sealed network): the SARIF results are the findings of
+    OUT/findings.jsonl, result N at its line N."""
+    from urlwb.ssrf.observe import network
+    why = network.available()
+    if why is not None:
+        pytest.skip(f"no sealed network for the clients: {why}")
+    log, xml = run_both(tmp_path, capsys, ["ssrf", "--validator", "mine=py:planted:permissive",
+                                           "--fetchers", "engine,urllib", "--clients", "python-urllib",
+                                           "--minutes", "0.02", "--batch", "500", "--guided-seconds", "0"], 0)
+    lines = [json.loads(x) for x in (tmp_path / "report" / "findings.jsonl").read_text().splitlines()]
+    results = log["runs"][0]["results"]
+    assert lines and [r["properties"]["finding"]["signature"] for r in results] == [x["signature"] for x in lines]
+    for n, r in enumerate(results, 1):
+        loc = r["locations"][0]["physicalLocation"]
+        if loc["artifactLocation"]["uri"].endswith("findings.jsonl"):
+            assert loc["region"]["startLine"] == n
+    check_sarif(sarif_validator, log, lines)
+    check_junit(junit_schema, xml, lines)

@@ -1,8 +1,12 @@
 """An ssrf hunt's findings as ``finding-v1`` records (:mod:`urlwb.findings.record`), the shape
-SARIF and JUnit are rendered from (:mod:`urlwb.report_formats`): each minimized bypass
-(validator, witness) as its regress sidecar would hold it (:func:`urlwb.ssrf.regress.record`,
-filed or not), judged by the validator's contract (:func:`urlwb.verdicts.judge.judge_validator`), and each validator's own failure on an input (a crash, a hang, an answer out of
-the protocol's schema) as a finding about the validator."""
+SARIF and JUnit are rendered from (:mod:`urlwb.report_formats`).
+
+When real HTTP clients observed the witnesses (:mod:`urlwb.ssrf.observe`): the findings they
+showed, those of ``findings.jsonl`` in ``--out``. When none did (``--clients none``, or none could
+start): each minimized bypass of the model (validator, witness) as its regress sidecar would hold
+it (:func:`urlwb.ssrf.regress.record`, filed or not), judged by the validator's contract
+(:func:`urlwb.verdicts.judge.judge_validator`). Then each validator's own failure on an input (a
+crash, a hang, an answer out of the protocol's schema), a finding about the validator."""
 
 from __future__ import annotations
 
@@ -18,9 +22,11 @@ FAILURE_RULES = {"oracle-crashed": "crash", "oracle-hung": "hang"}
 
 
 def finding_records(per_vw: dict[tuple[str, str], dict], validators: dict, declared: dict,
-                    categories: list[str]) -> list[dict]:
-    out = []
-    for (v, w), fs in per_vw.items():
+                    categories: list[str], observed: list[dict] | None = None) -> list[dict]:
+    """The bypasses (``observed``: the findings real clients showed, :mod:`urlwb.ssrf.observe`,
+    when the run observed; else the model's, ``per_vw``), then the validators' own failures."""
+    out = list(observed) if observed is not None else []
+    for (v, w), fs in per_vw.items() if observed is None else ():
         base = declared[v].base if v in declared else None
         rec = regress.record(v, base, validators[v].version, w, fs, categories)
         # judged by the validator's own contract (a URL-syntax validator accepting a non-URI is

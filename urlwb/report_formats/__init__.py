@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import os
 import pathlib
+import shlex
+import sys
 import tempfile
 from collections.abc import Callable, Iterable
 
@@ -63,7 +65,9 @@ def emit(args, findings: Callable[[], Iterable[dict]], command: str,
     written = []
     if sarif_path is not None:
         where = sarif.relative(str(pathlib.Path(out) / FINDINGS_FILE)) if out is not None else FINDINGS_FILE
-        written.append(write_atomic(sarif_path, sarif.dumps(sarif.sarif_log(records, command, where))))
+        line = "urlwb " + shlex.join(sys.argv[1:]) if sys.argv[1:2] == [command] else None
+        written.append(write_atomic(sarif_path, sarif.dumps(sarif.sarif_log(records, command, where,
+                                                                            command_line=line))))
     if junit_path is not None:
         written.append(write_atomic(junit_path, junit.junit_xml(records, command)))
     for path in written:

@@ -82,10 +82,10 @@ def relative(path: str) -> str:
 
 
 def sarif_log(records: Iterable[dict], command: str, findings_uri: str = FINDINGS_FILE,
-              version: str | None = None) -> dict:
-    """A SARIF 2.1.0 log of ``records`` (``finding-v1``), produced by ``urlwb COMMAND``;
-    ``findings_uri``: the findings.jsonl the records are the lines of (relative to the
-    repository root, for GitHub)."""
+              version: str | None = None, command_line: str | None = None) -> dict:
+    """A SARIF 2.1.0 log of ``records`` (``finding-v1``), produced by ``urlwb COMMAND``
+    (``command_line``: the whole line, when known); ``findings_uri``: the findings.jsonl the
+    records are the lines of (relative to the repository root, for GitHub)."""
     rows = ordered(records)
     rule_ids = sorted({r["rule"] for r in rows})
     index = {rid: k for k, rid in enumerate(rule_ids)}
@@ -104,7 +104,8 @@ def sarif_log(records: Iterable[dict], command: str, findings_uri: str = FINDING
     driver["version"] = version or _version()
     return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION,
             "runs": [{"tool": {"driver": driver},
-                      "invocations": [{"executionSuccessful": True, "commandLine": f"urlwb {command}"}],
+                      "invocations": [{"executionSuccessful": True,
+                                       "commandLine": command_line or f"urlwb {command}"}],
                       "automationDetails": {"id": f"urlwb/{command}/"},
                       "results": results}]}
 

@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NODE_DIR := urlwb/oracles/node
 
-.PHONY: run test setup node oracles lowest clean bench
+.PHONY: run test setup node tools oracles lowest clean bench
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -17,6 +17,18 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 setup: $(STAMP) node
+
+# actionlint, which tests/workbench/test_workflows.py checks .github/workflows/ with: built from
+# source by `go install` into .urlwb/tools/bin/ when go is on the machine, by `make test` (not by
+# `make run`: a first build takes minutes); the test is skipped, with that reason, when it is not built.
+ACTIONLINT_VERSION := v1.7.12
+ACTIONLINT := .urlwb/tools/bin/actionlint
+tools:
+	@if $(ACTIONLINT) -version 2>/dev/null | grep -qx '$(ACTIONLINT_VERSION)'; then :; \
+	elif command -v go >/dev/null 2>&1; then \
+		GOBIN=$(abspath .urlwb/tools/bin) go install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION) \
+			|| echo "make: actionlint not built (go install failed); tests/workbench/test_workflows.py is skipped"; \
+	else echo "make: actionlint not built (go not found); tests/workbench/test_workflows.py is skipped"; fi
 
 node:
 	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 && [ -f $(NODE_DIR)/package-lock.json ]; then \
@@ -44,7 +56,7 @@ run: setup
 # per worker at a time: the files that share a working folder or a fixture stay in one process).
 # PYTEST_ARGS adds to it (e.g. -n 0 for one process, -k NAME).
 COVERAGE_FLOOR ?= 95
-test: setup
+test: setup tools
 	URLWB_HYPOTHESIS_PROFILE=$${URLWB_HYPOTHESIS_PROFILE:-ci} $(BIN)/python -m pytest -n 2 --dist loadfile \
 		--cov --cov-report=term --cov-fail-under=$(COVERAGE_FLOOR) $(PYTEST_ARGS)
 

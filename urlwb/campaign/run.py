@@ -40,7 +40,7 @@ import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 
-from urlwb import corpus_store, oracles
+from urlwb import corpus_store, oracles, report_formats
 from urlwb.measure import coverage
 from urlwb.fuzzing import triage
 from urlwb.cliutil import add_jobs, add_minimize_seconds, add_seed, add_targets, jobs_flag, seconds_flag
@@ -50,6 +50,7 @@ from urlwb.errors import UsageError
 from urlwb.fuzzing.fuzz import Progress, fuzz_target
 from urlwb.fuzzing.listing import preview
 from urlwb.campaign.record import CampaignRecord, TargetRun
+from urlwb.campaign.finding_records import finding_records
 from urlwb.campaign.report import render_html, render_markdown
 
 DIFF_SHARE = 0.15          # of the time budget, for the differential round when it exists
@@ -176,6 +177,7 @@ def add_arguments(parser) -> None:
     add_minimize_seconds(parser, 10.0, why="the campaign's rounds are short")
     parser.add_argument("--out", type=pathlib.Path, default=corpus_store.ROOT / "reports",
                         help="folder for campaign-<stamp>/ and the latest link (default reports/)")
+    report_formats.add_arguments(parser)
 
 
 def run(args) -> int:
@@ -311,6 +313,8 @@ def run(args) -> int:
         print(f"engine branch coverage by the corpora: {record.branch_before:.1f}% -> {record.branch_after:.1f}%")
     print(f"report: {out_dir / 'report.md'}")
     print(f"        {out_dir / 'report.html'}  (latest: {args.out / 'latest'})")
+    new_paths = {x.entry for x in triaged + leftovers if x.verdict == "new" and x.entry}
+    report_formats.emit(args, lambda: finding_records(open_entries, new_paths), "campaign", out_dir)
     for e in errors:
         print(f"round failed: {e['round']}: {e['error']}", file=sys.stderr)
     return 1 if record.new_findings or errors else 0

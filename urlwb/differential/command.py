@@ -4,12 +4,14 @@ https://url.spec.whatwg.org/#url-parsing
 
     urlwb diff [INPUT ...] [--base URL] [--file F] [--corpus TARGET] [--wpt] [--generate N]
                [--seed S] [--parsers LIST] [--reference NAME] [--out DIR] [--no-reparse]
-               [--oracle NAME=CMD | NAME=py:package.module:function ...]
+               [--oracle NAME=CMD | NAME=py:package.module:function ...] [--sarif F] [--junit F]
 
 The differential itself is :mod:`urlwb.differential.run`; its reports, :mod:`urlwb.differential.report`.
 Up to ``--table-max`` inputs: a table in the terminal. More: a report in ``--out`` (Markdown, the
 same as one self-contained HTML page, ``findings.json`` for ``urlwb export-wpt``,
 ``summary.json``, and ``parsers/<name>.json`` per parser outside the WHATWG family).
+``--sarif``/``--junit``: the findings, one per signature, each judged by its parser's contract
+(:mod:`urlwb.differential.finding_records`), as SARIF 2.1.0 and JUnit XML (:mod:`urlwb.report_formats`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from urlwb.differential import generate
 from urlwb.differential.report import summarize, summary_text, terminal_table, write_report
 from urlwb.differential.run import (collect_inputs, corpus_cases, decode_case, diff, encode_case,
                                 trouble_lines, working_cases)
+from urlwb import report_formats
+from urlwb.differential.finding_records import finding_records
 from urlwb.errors import UsageError
 from urlwb.oracles.versions import installs
 from urlwb.oracles.versions.names import resolve_names as versioned_names
@@ -63,6 +67,7 @@ def add_arguments(p) -> None:
                         "docs/oracle-protocol.md) or NAME=py:package.module:function; also read "
                         "from [tool.urlwb.oracles] in urlwb.toml or pyproject.toml here")
     installs.add_flag(p)   # NAME@VERSION installs run no package code without it
+    report_formats.add_arguments(p)
     p.epilog = ("exit status: 0 when every parser answered every input (agreeing or not); 1 when "
                 "an oracle crashed (an undocumented exception, or its process died) or hung on "
                 "some input, or was given up: each is named in one line with the input, and the "
@@ -98,6 +103,7 @@ def run(args) -> int:
         print(summary_text(result))
         for p in paths:
             print(f"report: {p}")
+    report_formats.emit(args, lambda: finding_records(result), "diff", args.out or DEFAULT_OUT)
     trouble = trouble_lines(result)
     for line in trouble:
         print(f"urlwb diff: {line}", file=sys.stderr)

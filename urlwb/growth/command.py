@@ -25,11 +25,12 @@ import shlex
 import sys
 import time
 
-from urlwb import oracles
+from urlwb import oracles, report_formats
 from urlwb.cliutil import count_flag
 from urlwb.errors import UsageError
 from urlwb.growth import report, shapes
 from urlwb.growth.measure import Thresholds
+from urlwb.growth.finding_records import finding_records
 from urlwb.growth.survey import survey
 from urlwb.oracles.versions.names import resolve_names as versioned_names
 
@@ -66,6 +67,7 @@ def add_arguments(p) -> None:
     p.add_argument("--no-file", action="store_true", help="report findings without filing them")
     p.add_argument("--oracle", action="append", default=[], metavar="NAME=CMD",
                    help="your own parser: NAME=COMMAND or NAME=py:package.module:function")
+    report_formats.add_arguments(p)
 
 
 def parse_lengths(text: str) -> tuple[int, int]:
@@ -126,6 +128,7 @@ def run(args) -> int:
     res.command = " ".join(["urlwb growth", *(shlex.quote(x) for x in sys.argv[2:] if sys.argv[1:2] == ["growth"])])
     for path in report.write(res, args.out):
         print(f"report: {path}")
+    report_formats.emit(args, lambda: finding_records(res), "growth", args.out)
     for row, f in res.findings:
         where = f.path or ("already filed" if f.duplicate else "not filed (--no-file)")
         print(f"urlwb growth: {f.minimized.verdict}: {row.name} {row.version} on "

@@ -32,12 +32,13 @@ import pathlib
 import sys
 import time
 
-from urlwb import oracles
+from urlwb import oracles, report_formats
 from urlwb.cliutil import count_flag, seconds_flag
 from urlwb.errors import UsageError
 from urlwb.fuzzdata import decode_text, encode_text
 from urlwb.hunt import distill, history, reach, report, runners, seeds, targets
 from urlwb.hunt.judge import Judge
+from urlwb.hunt.finding_records import finding_records
 from urlwb.fuzzing.minimize import fuzzer_env
 
 DEFAULT_OUT = pathlib.Path("reports") / "hunt"
@@ -80,6 +81,7 @@ def add_arguments(p) -> None:
                    help="for PARSER@OLD: the release to compare with (PARSER@NEW; default the "
                         "shipped PARSER): what the old release gets wrong that it fixed, filed in "
                         "corpus/history/PARSER/")
+    report_formats.add_arguments(p)
     p.epilog = ("exit status: 0 when the hunt ran (findings or not); 2 for a usage error (an "
                 "unknown parser, one that cannot be guided or started, a toolchain missing).")
 
@@ -106,6 +108,7 @@ def run(args) -> int:
     out = args.out or DEFAULT_OUT / target.name
     for path in report.write(summary, out):
         print(f"report: {path}")
+    report_formats.emit(args, lambda: finding_records(summary), "hunt", out)
     return 0
 
 

@@ -33,12 +33,13 @@ import subprocess
 import sys
 import time
 
-from urlwb import corpus_store, oracles
+from urlwb import corpus_store, oracles, report_formats
 from urlwb.oracles import manifests
 from urlwb.oracles.versions import installs
 from urlwb.cliutil import add_seed, count_flag, seconds_flag
 from urlwb.errors import UsageError
 from urlwb.ssrf import catalog, fetchers, hunt, inputs, policy, regress, report
+from urlwb.ssrf.finding_records import finding_records
 from urlwb.ssrf.observe import run as observing
 
 DEFAULT_OUT = pathlib.Path("reports") / "ssrf"
@@ -73,6 +74,7 @@ def add_arguments(p) -> None:
     p.add_argument("--clients", default=None, metavar="LIST",
                    help="HTTP clients that fetch in the sealed network (default: every one that can "
                         "start; none: no observation)")
+    report_formats.add_arguments(p)
 
 
 def _fetcher_names(spec: str | None) -> list[str]:
@@ -156,19 +158,37 @@ def _inputs_run(args, pol, user_inputs, client_names, validators, fetcher_oracle
                              "witnesses": {cat: {"witness": x, "destination": asker.dests[f][x].show()}
                                            for cat, x in sorted(c.witnesses.items())}}
     observed_md: list[str] = []
+    found = None
     if client_names != []:
         versions = {n: v.version for n, v in validators.items()}
-        _, _, found, observed_md, lines = observing.observe_and_record(
+        obs, _, found, observed_md, lines = observing.observe_and_record(
             user_inputs, client_names, asker, pol, args.out, versions,
             observing.policy_flags(args.deny, args.allow))
         print("\n".join(lines))
         print(f"{len(found)} findings in {args.out / 'findings.jsonl'}; observations in {args.out / 'observed.jsonl'}")
+        found = found if obs.clients else None
     run = _run_record(args, pol, validators, fetcher_oracles, skipped, res, run_cells, {}, [], [])
     run.observed = observed_md
     print(report.terminal(run))
     paths = report.write(run, args.out)
     print(f"report: {paths[0]}")
+    report_formats.emit(args, lambda: finding_records(
+        _per_validator_witness(run_cells, asker, pol, fetcher_oracles), validators, {}, list(pol.categories),
+        found), "ssrf", args.out)
     return 1 if any(v.findings for v in validators.values()) else 0
+
+
+def _per_validator_witness(run_cells, asker, pol, fetcher_oracles) -> dict[tuple[str, str], dict]:
+    """(validator, witness) -> {fetcher: what it reached}: each cell's witnesses, as a regress
+    entry (and ``--sarif``) records them."""
+    per_vw: dict[tuple[str, str], dict] = {}
+    for (v, f), c in run_cells.items():
+        for per in c["witnesses"].values():
+            w = per["witness"]
+            d = asker.dests[f][w]
+            per_vw.setdefault((v, w), {})[f] = {"host": d.host, "destination": d.show(),
+                                                 "category": pol.denied(d), "version": fetcher_oracles[f].version}
+    return per_vw
 
 
 def _run_record(args, pol, validators, fetcher_oracles, skipped, res, run_cells, witnesses, history, filed):
@@ -221,14 +241,8 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped, client_name
     asker.ask(list(witnesses) + list(hist_witness), validators=[])
     for w in list(witnesses) + list(hist_witness):
         witnesses[w] = {f: _shown(pol, asker.dests[f][w]) for f in fetcher_oracles}
+    per_vw = _per_validator_witness(run_cells, asker, pol, fetcher_oracles)
     if not args.no_file:
-        per_vw: dict[tuple[str, str], dict] = {}
-        for (v, f), c in run_cells.items():
-            for per in c["witnesses"].values():
-                w = per["witness"]
-                d = asker.dests[f][w]
-                per_vw.setdefault((v, w), {})[f] = {"host": d.host, "destination": d.show(),
-                                                     "category": pol.denied(d), "version": fetcher_oracles[f].version}
         for (v, w), fs in per_vw.items():
             path = regress.file(v, by_name[v].base if v in by_name else None, validators[v].version, w, fs,
                                 list(pol.categories))
@@ -236,20 +250,24 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped, client_name
                 filed.append(str(path))
     found_bad = any(v.findings for v in validators.values())
     run = _run_record(args, pol, validators, fetcher_oracles, skipped, res, run_cells, witnesses, history, filed)
+    observed_findings = None
     if client_names != [] and witnesses:
         # the model flagged these (each cell's minimized witnesses): now observed
         flagged = list(witnesses) + [w for w in hist_witness if w not in witnesses]
         print(f"observing the {len(flagged)} witnesses the model flagged through real clients", flush=True)
         versions = {n: v.version for n, v in validators.items()}
-        _, _, found, run.observed, lines = observing.observe_and_record(
+        obs, _, found, run.observed, lines = observing.observe_and_record(
             flagged, client_names, asker, pol, args.out, versions,
             observing.policy_flags(args.deny, args.allow))
         print("\n".join(lines))
         print(f"{len(found)} observed findings in {args.out / 'findings.jsonl'}")
+        observed_findings = found if obs.clients else None   # no client started: the model's stand
     print(report.terminal(run))
     paths = report.write(run, args.out)
     print(f"report: {paths[0]} (and {', '.join(p.name for p in paths[1:])}); "
           f"{len(filed)} new regress entries in corpus/ssrf/regress/")
+    report_formats.emit(args, lambda: finding_records(per_vw, validators, by_name, list(pol.categories),
+                                                      observed_findings), "ssrf", args.out)
     for name, v in validators.items():
         if v.findings:
             cls, what, inp, reason = v.findings[0]

@@ -34,6 +34,17 @@ def file(validator: str, base: str | None, version: str, witness: str, fetchers:
     path = folder() / name
     if path.exists() and corpus_store.sidecar_path(path).exists():
         return None
+    meta = record(validator, base, version, witness, fetchers, categories)
+    corpus_store.atomic_write(path, witness.encode("utf-8", "surrogatepass"))
+    corpus_store.write_sidecar(path, meta)
+    return path
+
+
+def record(validator: str, base: str | None, version: str, witness: str, fetchers: dict[str, dict],
+           categories: list[str]) -> dict:
+    """The sidecar of one bypass, a ``finding-v1`` record (also what ``--sarif``/``--junit``
+    render, filed or not)."""
+    name = entry_name(validator, version, witness)
     shown = ", ".join(f"{f} connects to {d['destination']} ({d['category']})" for f, d in sorted(fetchers.items()))
     asked = validator if validator.endswith(f"@{version}") else f"{validator}@{version}"
     meta = {"target": TARGET, "sha1": name, "signature": f"ssrf:{asked}:{name[:12]}",
@@ -42,10 +53,7 @@ def file(validator: str, base: str | None, version: str, witness: str, fetchers:
             "first_seen": corpus_store.now(), "status": "open", "note": "",
             "input": witness, "validator": validator, "validator_base": base, "validator_version": version,
             "deny": categories, "fetchers": fetchers}
-    meta = sidecar.shape(meta)
-    corpus_store.atomic_write(path, witness.encode("utf-8", "surrogatepass"))
-    corpus_store.write_sidecar(path, meta)
-    return path
+    return sidecar.shape(meta)
 
 
 def entries() -> list[tuple[pathlib.Path, dict]]:

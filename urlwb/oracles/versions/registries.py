@@ -24,6 +24,8 @@ import urllib.error
 import urllib.request
 import xml.etree.ElementTree as ET
 
+from packaging.version import InvalidVersion, Version
+
 from urlwb.errors import UsageError
 
 TIMEOUT = 60.0
@@ -97,17 +99,15 @@ def maven_pre(v: str) -> bool:
 
 def pep440_key(v: str):
     try:
-        from packaging.version import Version
         return (0, Version(v))
-    except Exception:  # noqa: BLE001 - not PEP 440, or packaging missing: generic order after
+    except InvalidVersion:  # not PEP 440: generic order, after every PEP 440 version
         return (1, generic_key(v))
 
 
 def pep440_pre(v: str) -> bool:
     try:
-        from packaging.version import Version
         return Version(v).is_prerelease
-    except Exception:  # noqa: BLE001 - not PEP 440: a pre-release is its safe reading
+    except InvalidVersion:  # not PEP 440: a pre-release is its safe reading
         return bool(re.search(r"(?i)(a|b|rc|dev|alpha|beta|pre)\d*", v))
 
 

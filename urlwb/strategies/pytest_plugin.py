@@ -1,0 +1,33 @@
+"""The pytest plugin of ``urlwb.strategies`` (entry point ``pytest11``: ``urlwb``), loaded by
+pytest wherever url-workbench is installed.
+
+It adds two fixtures and a line to pytest's header, and imports nothing until a fixture is asked
+for (the engine is imported by ``url_standard`` only):
+
+- ``url_standard``: the URL Standard's parse, ``parse(input, base=None) -> href`` (``ValueError``
+  for failure), to compare a parser with (:func:`urlwb.strategies.invariants.standard_parse`);
+- ``url_invariants``: :mod:`urlwb.strategies.invariants`, the checks that take the parser under
+  test.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+
+def pytest_report_header(config) -> str:
+    return "urlwb.strategies: Hypothesis strategies of the WHATWG URL Standard (fixtures url_standard, url_invariants)"
+
+
+@pytest.fixture
+def url_standard():
+    from urlwb.strategies.invariants import standard_parse
+
+    return standard_parse
+
+
+@pytest.fixture
+def url_invariants():
+    from urlwb.strategies import invariants
+
+    return invariants

@@ -9,6 +9,7 @@ Slow (``--run-slow``: a Go toolchain download, Maven, urllib3 at 10,000 `@`): ea
 written from the findings, run against two releases of its parser: it fails on the release with
 the bug, naming the case, and passes on the release that fixed it. JavaScript's (url-parse 1.5.7 vs
 1.5.8, two npm installs) runs in the normal suite.
+"""
 
 from __future__ import annotations
 

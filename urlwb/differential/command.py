@@ -9,7 +9,9 @@ https://url.spec.whatwg.org/#url-parsing
 The differential itself is :mod:`urlwb.differential.run`; its reports, :mod:`urlwb.differential.report`.
 Up to ``--table-max`` inputs: a table in the terminal. More: a report in ``--out`` (Markdown, the
 same as one self-contained HTML page, ``findings.json`` for ``urlwb export-wpt``,
-``summary.json``, and ``parsers/<name>.json`` per parser outside the WHATWG family).
+``summary.json``, and ``parsers/<name>.json`` per parser outside the WHATWG family). Either way
+``--out`` (default ``reports/diff``) gets ``findings.jsonl``: one record per disagreement, judged
+by the parser's own contract (:mod:`urlwb.differential.findings`).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import time
 
 from urlwb import oracles
 from urlwb.cliutil import add_seed
-from urlwb.differential import generate
+from urlwb.differential import findings, generate
 from urlwb.differential.report import summarize, summary_text, terminal_table, write_report
 from urlwb.differential.run import (collect_inputs, corpus_cases, decode_case, diff, encode_case,
                                 trouble_lines, working_cases)
@@ -92,6 +94,8 @@ def run(args) -> int:
         raise UsageError("no parser could start: " + "; ".join(f"{k}: {v}" for k, v in result.skipped.items()))
     if not many:
         print(terminal_table(result))
+        written = findings.write_findings(result, args.out or DEFAULT_OUT)
+        print(f"findings: {written} ({findings.tally(written)}, each judged by its parser's contract)")
     else:
         out = args.out or DEFAULT_OUT
         paths = write_report(result, out)

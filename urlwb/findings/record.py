@@ -13,6 +13,7 @@ import functools
 import json
 import os
 import pathlib
+import re
 import tempfile
 from collections.abc import Iterable
 
@@ -58,6 +59,17 @@ def verdict(kind: str, spec: str, clause: str, cause: str, *, documented: str | 
     if pairs is not None:
         out["pairs"] = pairs
     return out
+
+
+_RULE_PART = re.compile(r"[^a-z0-9-]+")
+
+
+def rule(head: str, cause: str | None = None) -> str:
+    """A ``rule`` in the schema's pattern: ``HEAD`` or ``HEAD/CAUSE``, lower-case, any other
+    character run as ``-`` (a cause such as ``domain-to-ASCII`` or ``path-encoding``)."""
+    def part(text: str) -> str:
+        return _RULE_PART.sub("-", text.lower()).strip("-") or "other"
+    return part(head) if not cause or cause == head else f"{part(head)}/{part(cause)}"
 
 
 def make_finding(*, input: str, parser: str, rule: str, signature: str, verdict: dict,

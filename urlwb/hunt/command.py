@@ -37,7 +37,8 @@ from urlwb.cliutil import count_flag, seconds_flag
 from urlwb.errors import UsageError
 from urlwb.fuzzdata import decode_text, encode_text
 from urlwb.hunt import distill, history, reach, report, runners, seeds, targets
-from urlwb.hunt.judge import Judge
+from urlwb.findings.record import write_findings
+from urlwb.hunt.judge import Judge, records as judge_records
 from urlwb.fuzzing.minimize import fuzzer_env
 
 DEFAULT_OUT = pathlib.Path("reports") / "hunt"
@@ -106,6 +107,8 @@ def run(args) -> int:
     out = args.out or DEFAULT_OUT / target.name
     for path in report.write(summary, out):
         print(f"report: {path}")
+    if summary["judged_on"]:   # findings.jsonl: each signature judged by the parser's contract
+        print(f"report: {write_findings(out, judge_records(target.name, summary))}")
     return 0
 
 

@@ -13,10 +13,13 @@ version and an unreviewed verdict, unless an entry of that signature is filed al
 from __future__ import annotations
 
 import dataclasses
+import json
+import pathlib
 import sys
 
 from urlwb import corpus_store, oracles
 from urlwb.differential import classify
+from urlwb.differential import findings as differential_findings
 from urlwb.fuzzing import signatures
 from urlwb.differential.run import diff, encode_case
 from urlwb.fuzzing.shrink import first_index, shrink
@@ -148,3 +151,19 @@ class Judge:
 def short_repr(s: str, n: int = 70) -> str:
     r = repr(s)
     return r if len(r) <= n else r[:n - 1] + "…"
+
+
+def records(parser: str, summary: dict) -> list[dict]:
+    """The hunt's findings in the one shape (``finding-v1``): each signature's input (minimized
+    when it was) asked again of the engine and ``parser`` and judged by the parser's contract
+    (:func:`urlwb.differential.findings.records`, what ``urlwb diff`` writes), then the history
+    entries the hunt filed (``corpus/history/``, already in the shape)."""
+    texts = sorted({f["minimized"] or f["input"] for f in summary.get("findings") or []})
+    out = []
+    if texts:
+        res = diff([(t, None, "hunt") for t in texts], ["engine", parser], reparse=False, hosts=False)
+        out += differential_findings.records(res)
+    for change in (summary.get("history") or {}).get("changes", []):
+        if change.get("filed"):
+            out.append(sidecar.shape(json.loads(pathlib.Path(change["filed"]).read_text(encoding="utf-8"))))
+    return out

@@ -31,7 +31,8 @@ from urlwb.oracles import manifests
 from urlwb.oracles.versions import installs
 from urlwb.cliutil import add_seed, count_flag, seconds_flag
 from urlwb.errors import UsageError
-from urlwb.ssrf import catalog, fetchers, hunt, inputs, policy, regress, report
+from urlwb.findings import record
+from urlwb.ssrf import catalog, fetchers, findings, hunt, inputs, policy, regress, report
 
 DEFAULT_OUT = pathlib.Path("reports") / "ssrf"
 #: the minimizer's own budget, after the hunt
@@ -182,6 +183,8 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped) -> int:
         witnesses=witnesses, history=history, filed=filed, guided=res.guided)
     print(report.terminal(run))
     paths = report.write(run, args.out)
+    paths.append(record.write_findings(args.out, findings.records(
+        run_cells, {n: v.version for n, v in validators.items()})))
     print(f"report: {paths[0]} (and {', '.join(p.name for p in paths[1:])}); "
           f"{len(filed)} new regress entries in corpus/ssrf/regress/")
     for name, v in validators.items():

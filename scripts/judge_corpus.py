@@ -27,6 +27,20 @@ from urlwb.findings import record as findings_record  # noqa: E402
 from urlwb.verdicts.judge import judge  # noqa: E402
 
 
+#: what the judge's reason is followed by when a person's review came before it
+REVIEWED = " Reviewed before: "
+
+
+def kept_reason(judged: str | None, old: str | None) -> str | None:
+    """The judge's reason, followed by a person's earlier review (an old reason that is not the
+    hunt's "unreviewed" placeholder), once: a second run finds the review after REVIEWED."""
+    if old and REVIEWED in old:
+        old = old.split(REVIEWED, 1)[1]
+    if not old or old.startswith("unreviewed") or old == judged:
+        return judged or old
+    return (judged + "." + REVIEWED + old) if judged else old
+
+
 def main() -> int:
     write = "--write" in sys.argv[1:]
     paths = sorted(glob.glob(str(ROOT / "corpus" / "differential" / "regress" / "*.json")))
@@ -56,8 +70,7 @@ def main() -> int:
             kind = v["kind"] if v else "none (the readings agree now)"
             if write and v:
                 old = r.get("verdict") if isinstance(r.get("verdict"), dict) else {}
-                if "reason" not in v and old.get("reason"):
-                    v = dict(v, reason=old["reason"])
+                v = dict(v, reason=kept_reason(v.get("reason"), old.get("reason")))
                 meta = {k: val for k, val in r.items() if k != "_path"}
                 meta["verdict"] = v
                 findings_record.check(meta)

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Judge every differential sidecar (corpus/differential/regress/*.json with an input and one
-parser) by its parser's contract, with the real parsers: a tally of bugs and hazards and one line
+parser) by its parser's contract, with the real parsers, and every ssrf sidecar by its
+validator's (no oracle needed): a tally of bugs and hazards and one line
 per record (kind, parser, input, clause, cause). With ``--write`` the contract judge's verdict
 replaces the one in each judged sidecar (atomically; the old ``reason`` is kept where the judge
 gives none): the provisional verdicts of the migration (urlwb.findings.provisional) give way to
@@ -24,7 +25,8 @@ from urlwb import oracles  # noqa: E402
 from urlwb.differential import classify  # noqa: E402
 from urlwb import corpus_store  # noqa: E402
 from urlwb.findings import record as findings_record  # noqa: E402
-from urlwb.verdicts.judge import judge  # noqa: E402
+from urlwb.oracles import contracts  # noqa: E402
+from urlwb.verdicts.judge import judge, judge_validator  # noqa: E402
 
 
 #: what the judge's reason is followed by when a person's review came before it
@@ -39,6 +41,27 @@ def kept_reason(judged: str | None, old: str | None) -> str | None:
     if not old or old.startswith("unreviewed") or old == judged:
         return judged or old
     return (judged + "." + REVIEWED + old) if judged else old
+
+
+def judge_ssrf(write: bool) -> collections.Counter:
+    """Every ssrf sidecar judged by its validator's contract (urlwb.verdicts.judge.judge_validator:
+    no oracle is asked, the sidecar holds the witness and each client's destination)."""
+    tally = collections.Counter()
+    for f in sorted(glob.glob(str(ROOT / "corpus" / "ssrf" / "regress" / "*.json"))):
+        meta = json.loads(pathlib.Path(f).read_text(encoding="utf-8"))
+        validator = meta["validator"]
+        pairs = [{"validator": validator, "client": c, "reached": (d or {}).get("destination")}
+                 for c, d in sorted((meta.get("fetchers") or {}).items())]
+        v = judge_validator(validator, meta["input"], True, pairs=pairs,
+                            contract=contracts.contract(validator, "validator", role="validator"))
+        tally[v["kind"]] += 1
+        if write:
+            old = meta.get("verdict") if isinstance(meta.get("verdict"), dict) else {}
+            meta["verdict"] = dict(v, reason=kept_reason(v.get("reason"), old.get("reason")))
+            findings_record.check(meta)
+            corpus_store.write_sidecar(pathlib.Path(f[:-len(".json")]), meta)
+            tally["written"] += 1
+    return tally
 
 
 def main() -> int:
@@ -81,6 +104,8 @@ def main() -> int:
     finally:
         oracles.close_all(started)
     print(", ".join(f"{k}: {n}" for k, n in sorted(tally.items())) + f" (of {len(records)} records)")
+    ssrf = judge_ssrf(write)
+    print("ssrf: " + ", ".join(f"{k}: {n}" for k, n in sorted(ssrf.items())))
     for name, why in skipped.items():
         print(f"skipped {name}: {why}")
     for kind, name, input, clause, cause in sorted(rows):

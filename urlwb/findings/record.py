@@ -93,7 +93,7 @@ def write_findings(out_dir: str | os.PathLike, records: Iterable[dict]) -> pathl
         check(record)
         seen.setdefault(record["signature"], record)
     ordered = sorted(seen.values(), key=lambda r: (KINDS.index(r["verdict"]["kind"]), r["signature"]))
-    text = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in ordered)
+    text = "".join(_line(r) for r in ordered)
     path = folder / FINDINGS_FILE
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".findings.", suffix=".tmp")
     try:
@@ -106,6 +106,17 @@ def write_findings(out_dir: str | os.PathLike, records: Iterable[dict]) -> pathl
         pathlib.Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+def _line(r: dict) -> str:
+    """One record, one line of UTF-8 JSON; a lone surrogate (an input the fuzzers made, no UTF-8
+    can hold it) is written as its \\u escape, which JSON keeps and reads back."""
+    line = json.dumps(r, ensure_ascii=False, sort_keys=True)
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        line = json.dumps(r, ensure_ascii=True, sort_keys=True)
+    return line + "\n"
 
 
 def read_findings(path: str | os.PathLike) -> list[dict]:

@@ -20,6 +20,7 @@ import pytest
 
 from urlwb import cli, corpus_store, oracles
 from urlwb.findings import record
+from urlwb.ssrf import regress
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -106,8 +107,10 @@ def test_ssrf_writes_validator_client_pairs(planted, capsys):
         assert r["parser"] == r["validator"] == "mine" and r["client"] in ("engine", "urllib")
         assert r["verdict"]["kind"] == "hazard" and r["verdict"]["pairs"]
         assert all(p["validator"] == "mine" and p["reached"] for p in r["verdict"]["pairs"])
-    filed = {meta["signature"] for _, meta in __import__("urlwb.ssrf.regress", fromlist=["x"]).entries()}
-    assert {r["signature"] for r in recs} <= filed   # a record and its corpus sidecar name each other
+    filed = {meta["signature"]: meta for _, meta in regress.entries()}
+    assert {r["signature"] for r in recs} <= set(filed)   # a record and its corpus sidecar name each other
+    for r in recs:   # and say the same: the sidecar is judged by the validator's contract too
+        assert filed[r["signature"]]["verdict"] == r["verdict"], (filed[r["signature"]]["verdict"], r["verdict"])
 
 
 def test_growth_writes_the_superlinear_parser_as_a_bug(planted, capsys):

@@ -163,3 +163,14 @@ def test_oracle_list_shows_every_parser_s_and_validator_s_contract(capsys):
     for name in names:
         at = next(i for i, line in enumerate(lines) if line.split()[:1] == [name])
         assert lines[at + 1].split()[0] == "contract:" and "https://" in lines[at + 1], lines[at:at + 2]
+
+
+@pytest.mark.parametrize("parser", sorted(reproduce.TEMPLATES))
+def test_every_template_fills_with_and_without_a_base(parser):
+    """Each template is a format string: a brace of the language left single would raise there
+    (whatwg-url's ``const { URL }`` did, on `urlwb list --bugs --drafts`)."""
+    plain = reproduce.reproducer({"parser": parser, "input": "http://x/", "base": None})
+    assert '"http://x/"' in plain.code or "'http://x/'" in plain.code
+    if reproduce.TEMPLATES[parser].with_base is not None:
+        based = reproduce.reproducer({"parser": parser, "input": "/p", "base": "http://x/"})
+        assert "http://x/" in based.code and "/p" in based.code

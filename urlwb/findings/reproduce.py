@@ -148,8 +148,8 @@ TEMPLATES: dict[str, Template] = {
     "node": Template("JavaScript", "repro.js", "const u = new URL({input});\nconsole.log(u.href);\nconsole.log(u.hostname);\n",
                      _JS, "const u = new URL({input}, {base});\nconsole.log(u.href);\nconsole.log(u.hostname);\n", "Node.js"),
     "whatwg-url": Template("JavaScript", "repro.js",
-                           "const { URL } = require(\"whatwg-url\");\nconst u = new URL({input});\nconsole.log(u.href);\nconsole.log(u.hostname);\n",
-                           _JS, "const { URL } = require(\"whatwg-url\");\nconst u = new URL({input}, {base});\n"
+                           "const {{ URL }} = require(\"whatwg-url\");\nconst u = new URL({input});\nconsole.log(u.href);\nconsole.log(u.hostname);\n",
+                           _JS, "const {{ URL }} = require(\"whatwg-url\");\nconst u = new URL({input}, {base});\n"
                                 "console.log(u.href);\nconsole.log(u.hostname);\n", "npm install whatwg-url"),
     "node-legacy-url": Template("JavaScript", "repro.js",
                                 "const url = require(\"url\");\nconst u = url.parse({input});\nconsole.log(u.href);\nconsole.log(u.hostname);\n",

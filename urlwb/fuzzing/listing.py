@@ -13,6 +13,7 @@ draft upstream report (:mod:`urlwb.findings.reproduce`).
 from __future__ import annotations
 
 import pathlib
+import re
 from collections import defaultdict
 
 from urlwb import corpus_store
@@ -75,12 +76,24 @@ def run(args) -> int:
     for e in findings:
         if e.sidecar is None:
             print(f"{e.target:14} ORPHAN {e.path.name[:12]} (input without sidecar)")
-    items = [i for i in catalog.corpus() + catalog.from_files(args.from_files)
-             if catalog.matches(i, kind=kind, parser=args.parser, room=args.room, status=args.status)]
+    items, seen = [], set()
+    for i in catalog.corpus() + catalog.from_files(args.from_files):   # a filed finding once
+        key = (i.record["signature"], i.record["input"], i.record.get("base"))
+        if key not in seen and catalog.matches(i, kind=kind, parser=args.parser, room=args.room, status=args.status):
+            seen.add(key)
+            items.append(i)
     show_findings(items, args.per_group)
     if args.drafts:
         write_drafts([i for i in items if i.record["verdict"]["kind"] == "bug"], args.drafts)
     return 0
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def _plain(text: str, width: int) -> str:
+    """``text`` shortened, its control characters written as escapes (a terminal shows them)."""
+    return shorten(_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text), width)
 
 
 def _upstream(v: dict) -> str:
@@ -104,9 +117,9 @@ def show_findings(items: list[catalog.Listed], per_group: int = 5) -> None:
     for i in sorted(bugs, key=lambda i: (i.record["parser"], i.record["signature"])):
         r, v = i.record, i.record["verdict"]
         print(f"  {r['parser']:<24} {v['cause']:<16} {shorten(repr(r['input']), 70)}")
-        print(f"  {'':24} spec    {v['spec']['name']}: {shorten(v['spec']['clause'], 100)}")
+        print(f"  {'':24} spec    {v['spec']['name']}: {_plain(v['spec']['clause'], 100)}")
         print(f"  {'':24} upstream {_upstream(v)}")
-        print(f"  {'':24} {i.room}, {r.get('status', 'open')}: {shorten(r.get('command') or i.source, 100)}")
+        print(f"  {'':24} {i.room}, {r.get('status', 'open')}: {_plain(r.get('command') or i.source, 100)}")
     groups: dict[str, list] = defaultdict(list)
     for i in hazards:
         groups[catalog.group_key(i)].append(i)
@@ -114,12 +127,12 @@ def show_findings(items: list[catalog.Listed], per_group: int = 5) -> None:
         print(f"\nHAZARDS ({len(hazards)}): each keeps its contract and still reads otherwise, by pair or parser")
     for key in sorted(groups, key=lambda k: (-len(groups[k]), k)):
         group = sorted(groups[key], key=lambda i: (len(i.record["input"]), i.record["input"]))
-        print(f"  {key} ({len(group)})")
+        print(f"  {_plain(key, 100)} ({len(group)})")
         for i in group[:per_group or None]:
             r, v = i.record, i.record["verdict"]
             reached = "; ".join(f"{p['client']} reaches {p['reached']}" for p in v.get("pairs") or [] if p.get("reached"))
-            print(f"      {shorten(repr(r['input']), 50):<50} {v['spec']['name']}: {shorten(v['spec']['clause'], 60)}"
-                  + (f"  [{shorten(reached, 60)}]" if reached else ""))
+            print(f"      {shorten(repr(r['input']), 50):<50} {v['spec']['name']}: {_plain(v['spec']['clause'], 60)}"
+                  + (f"  [{_plain(reached, 60)}]" if reached else ""))
         if per_group and len(group) > per_group:
             print(f"      ... {len(group) - per_group} more (--per-group 0)")
 

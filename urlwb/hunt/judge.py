@@ -7,7 +7,8 @@ generated inputs are judged first (:meth:`Judge.baseline`): what hunting adds is
 generated inputs do not show. Each such signature is minimized by the workbench's shrinker
 (``urlwb.fuzzing.shrink``, the predicate being the differential target's own ``disagreements``: the same
 signature persists) and filed in ``corpus/differential/regress/`` against the parser, with its
-version and an unreviewed verdict, unless an entry of that signature is filed already.
+version and the verdict of the parser's contract (:func:`urlwb.verdicts.judge.judge`, as ``urlwb
+diff`` judges), unless an entry of that signature is filed already.
 """
 
 from __future__ import annotations
@@ -138,9 +139,20 @@ class Judge:
                    "verdict": VERDICT.format(parser=self.parser), "found_by": self.found_by},
             shape=sidecar.shape)
         if path is not None:
+            self._judge_filed(path, small, f.signature)
             f.filed = str(path)
             print(f"urlwb hunt: new finding {f.signature}: {short_repr(small)} -> {path}",
                   file=sys.stderr, flush=True)
+
+    def _judge_filed(self, path, text: str, signature: str) -> None:
+        """The filed sidecar's verdict by the parser's contract (:func:`records`' judge), in place
+        of the provisional one: the minimized input asked again of the engine and the parser."""
+        res = diff([(text, None, "hunt")], ["engine", self.parser], reparse=False, hosts=False)
+        judged = [r["verdict"] for r in differential_findings.records(res) if r["signature"] == signature]
+        if judged:
+            entry = corpus_store.RegressEntry("differential", path, corpus_store.load_sidecar(
+                corpus_store.sidecar_path(path)))
+            corpus_store.update_sidecar(entry, verdict=judged[0])
 
     def close(self) -> None:
         if self._loaded is not None:

@@ -2,7 +2,7 @@
 ``NAME@VERSION`` for a release) and minimized witness, with every validator -> client pair it
 bites in ``verdict.pairs`` and what each client was computed to reach.
 
-Judged by :func:`urlwb.verdicts.judge.judge_validator` against the validator's contract
+Judged by :func:`urlwb.verdicts.judge.judge_validator` (:func:`urlwb.ssrf.regress.verdict_of`) against the validator's contract
 (``urlwb/oracles/contracts.toml``): a validator that validates URL syntax and allows what is no
 URI reference of its spec is a ``bug``; one that classifies a host and is read otherwise by a
 client is a ``hazard`` with its pairs. The signature is the regress entry's
@@ -15,9 +15,7 @@ from __future__ import annotations
 import shlex
 
 from urlwb.findings import record
-from urlwb.oracles import contracts
 from urlwb.ssrf import regress
-from urlwb.verdicts.judge import judge_validator
 
 
 def asked(validator: str, version: str) -> str:
@@ -36,8 +34,7 @@ def records(cells: dict, versions: dict[str, str]) -> list[dict]:
     for (v, w), clients in sorted(by_witness.items()):
         version = versions.get(v, "?")
         pairs = [{"validator": v, "client": f, "reached": dest} for f, (dest, _) in sorted(clients.items())]
-        verdict = judge_validator(v, w, True, pairs=pairs,
-                                  contract=contracts.contract(v, "validator", role="validator"))
+        verdict = regress.verdict_of(v, w, pairs)
         fetchers = ",".join(sorted(clients))
         out.append(record.make_finding(
             input=w, base=None, parser=v, validator=v, client=pairs[0]["client"], rule="ssrf",

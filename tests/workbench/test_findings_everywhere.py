@@ -162,3 +162,14 @@ def test_campaign_gathers_its_rounds_and_its_filed_entries(planted, capsys):
     recs = read_back(run)
     assert [(r["parser"], r["verdict"]["kind"], r["rule"]) for r in recs] == [
         ("engine", "bug", "crash"), ("wrong-host", "bug", "differential/host-origin")]
+
+
+def test_an_empty_path_after_a_registry_authority_is_the_rfc_s_slash():
+    """RFC 3986 §6.2.3: with an authority an empty path is "/", a registry-based one too (RFC
+    2396's http://@: the reg_name "@", no host): apache-httpclient5 5.0's reading of it, as
+    corpus/history stored it, is no bug at §3.3 path (it was judged one before the fix)."""
+    from urlwb.verdicts.judge import judge
+    mine = oracles.Record(failure=False, scheme="http", username="", password="", host=None, port=None,
+                          path="", query=None, fragment=None, href="http://@")
+    v = judge("apache-httpclient5@5.0", "http://@", None, mine, oracles.FAILURE)
+    assert v["kind"] == "hazard" and v["spec"]["name"] == "rfc2396", v

@@ -47,3 +47,12 @@ def reads_own_way(input, base=None):
 
 
 reads_own_way.version = "planted-1"
+
+
+def standard(input, base=None):
+    """The planted parser's next release: the Standard's reading everywhere."""
+    return _api(input, base)
+
+
+standard.family = "whatwg"
+standard.version = "planted-2"

@@ -174,3 +174,18 @@ def test_every_template_fills_with_and_without_a_base(parser):
     if reproduce.TEMPLATES[parser].with_base is not None:
         based = reproduce.reproducer({"parser": parser, "input": "/p", "base": "http://x/"})
         assert "http://x/" in based.code and "/p" in based.code
+
+
+def test_the_committed_corpus_lists_every_room_with_a_contract_verdict():
+    """Every sidecar and history entry of the committed corpus is listed, in its room, and none is
+    left with the migration's provisional verdict (scripts/judge_corpus.py --write judged them)."""
+    items = catalog.corpus()
+    assert {i.room for i in items} >= {"fuzz", "differential", "hunt", "ssrf", "growth", "history"}
+    assert not [i.source for i in items if "not yet judged" in i.record["verdict"]["spec"]["clause"]]
+
+
+def test_one_finding_s_draft_by_its_signature(tmp_path, capsys):
+    assert cli.main(["list", "--signature", "oracle-crashed/port:engine~okhttp", "--drafts", str(tmp_path)]) == 0
+    assert "findings: 1 bugs, 0 hazards" in capsys.readouterr().out
+    (folder,) = tmp_path.iterdir()
+    assert "ArrayIndexOutOfBoundsException" in (folder / "report.md").read_text(encoding="utf-8")

@@ -1,5 +1,5 @@
 """``urlwb list [TARGET ...] [--findings] [--kind bug|hazard] [--bugs] [--parser NAME] [--room ROOM]
-[--from FILE] [--drafts DIR]``: targets, their corpora and their findings.
+[--signature TEXT] [--from FILE] [--drafts DIR]``: targets, their corpora and their findings.
 
 The fuzz targets' table first; then, with ``--findings`` or a filter, every finding of every room
 (the engine's fuzz targets, ``differential``, ``hunt``, ``ssrf``, ``growth``, ``history``, and any
@@ -42,6 +42,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--bugs", action="store_true", help="only bugs (--kind bug)")
     parser.add_argument("--parser", metavar="NAME", help="only findings of this parser, validator or client")
     parser.add_argument("--room", choices=catalog.ROOMS, help="only findings of this room")
+    parser.add_argument("--signature", metavar="TEXT", help="only findings whose signature starts with TEXT "
+                        "(one finding's draft: --signature SIG --drafts DIR)")
     parser.add_argument("--from", dest="from_files", action="append", default=[], type=pathlib.Path,
                         metavar="FILE", help="also the findings.jsonl of a command's --out (a file or its folder)")
     parser.add_argument("--per-group", type=int, default=5, metavar="N",
@@ -68,7 +70,8 @@ def run(args) -> int:
     for r in rows:
         print(f"{r[0]:14} {r[1]:30} {r[2]:>5} {r[3]:>6} {r[4]:>4} {r[5]:>5} {r[6]:>9} {r[7]:>21,}")
     kind = "bug" if args.bugs else args.kind
-    if not (args.findings or args.status or kind or args.parser or args.room or args.from_files or args.drafts):
+    if not (args.findings or args.status or kind or args.parser or args.room or args.from_files or args.drafts
+            or args.signature):
         items = catalog.corpus()
         bugs = sum(i.record["verdict"]["kind"] == "bug" for i in items)
         print(f"\nfindings: {bugs} bugs, {len(items) - bugs} hazards in corpus/ (urlwb list --findings)")
@@ -79,7 +82,8 @@ def run(args) -> int:
     items, seen = [], set()
     for i in catalog.corpus() + catalog.from_files(args.from_files):   # a filed finding once
         key = (i.record["signature"], i.record["input"], i.record.get("base"))
-        if key not in seen and catalog.matches(i, kind=kind, parser=args.parser, room=args.room, status=args.status):
+        if key not in seen and catalog.matches(i, kind=kind, parser=args.parser, room=args.room, status=args.status) \
+                and i.record["signature"].startswith(args.signature or ""):
             seen.add(key)
             items.append(i)
     show_findings(items, args.per_group)

@@ -14,8 +14,9 @@ import json
 import os
 import pathlib
 import re
-import tempfile
 from collections.abc import Iterable
+
+from urlwb import corpus_store
 
 SCHEMA_ID = "urlwb-finding/1"
 SCHEMA_PATH = pathlib.Path(__file__).with_name("schema") / "finding-v1.json"
@@ -87,7 +88,6 @@ def write_findings(out_dir: str | os.PathLike, records: Iterable[dict]) -> pathl
     """``OUT/findings.jsonl``: every record checked, one a line, the first of each signature
     kept, bugs before hazards, then by signature; written atomically. Returns its path."""
     folder = pathlib.Path(out_dir)
-    folder.mkdir(parents=True, exist_ok=True)
     seen: dict[str, dict] = {}
     for record in records:
         check(record)
@@ -95,16 +95,7 @@ def write_findings(out_dir: str | os.PathLike, records: Iterable[dict]) -> pathl
     ordered = sorted(seen.values(), key=lambda r: (KINDS.index(r["verdict"]["kind"]), r["signature"]))
     text = "".join(_line(r) for r in ordered)
     path = folder / FINDINGS_FILE
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".findings.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        pathlib.Path(tmp).unlink(missing_ok=True)
-        raise
+    corpus_store.atomic_write(path, text.encode("utf-8"))   # a write that cannot happen: one line
     return path
 
 

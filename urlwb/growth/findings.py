@@ -2,7 +2,8 @@
 super-linear time, or gives no answer, on long inputs of one shape.
 
 Both break any parser's contract (issue 25: "a hang, super-linear time"), so each is a ``bug``
-under the parser's declared spec, judged by :func:`urlwb.verdicts.judge.judge` (``superlinear``
+under the parser's declared spec, judged by :func:`urlwb.verdicts.judge.judge` through
+:func:`urlwb.growth.filing.verdict_of`, which the filed sidecar gets too (``superlinear``
 for a time that grows faster than the input, a hang record for no answer within the deadline).
 One record per parser and class (:func:`urlwb.growth.filing.signature`), on its minimized shape
 and count; ``input`` is the shape at eight repetitions and an ellipsis, ``input_shape`` says how
@@ -16,8 +17,6 @@ import shlex
 from urlwb import oracles
 from urlwb.findings import record
 from urlwb.growth import filing
-from urlwb.oracles import contracts
-from urlwb.verdicts.judge import judge
 
 
 def records(res) -> list[dict]:
@@ -28,9 +27,7 @@ def records(res) -> list[dict]:
         text = p.shape.make(min(p.count, 8)) + ("…" if p.count > 8 else "")
         hung = p.verdict == "hang"
         family = oracles.family(row.name) if row.name in oracles.REGISTRY else None
-        verdict = judge(row.name, text, None, oracles.hang_record("no answer within the deadline") if hung else None,
-                        None, superlinear=not hung, contract=contracts.describe(row.name).contract,
-                        family=family)
+        verdict = filing.verdict_of(row.name, p, text)
         out.append(record.make_finding(
             input=text, base=None, parser=row.name, rule=record.rule("hang" if hung else "superlinear"),
             signature=f"growth:{filing.signature(row.name, p)}", verdict=verdict, parser_version=row.version,

@@ -201,3 +201,14 @@ def test_an_empty_path_after_a_registry_authority_is_the_rfc_s_slash():
                           path="", query=None, fragment=None, href="http://@")
     v = judge("apache-httpclient5@5.0", "http://@", None, mine, oracles.FAILURE)
     assert v["kind"] == "hazard" and v["spec"]["name"] == "rfc2396", v
+
+
+def test_a_registry_authority_against_a_base_is_judged_not_raised():
+    """WPT's ``http://f:b/c`` against ``http://example.org/foo/bar`` is a valid RFC 2396 reference
+    (reg_name ``f:b``); its port ``b`` made the RFC normalization raise ValueError, which stopped
+    ``urlwb diff --wpt`` and the campaign's differential round before their findings.jsonl."""
+    from urlwb.verdicts.judge import judge
+    mine = oracles.Record(failure=False, scheme="http", username=None, password=None, host=None, port=None,
+                          path="/c", query=None, fragment=None, href="http://f:b/c")
+    v = judge("java-uri", "http://f:b/c", "http://example.org/foo/bar", mine, oracles.FAILURE)
+    assert v["kind"] == "hazard" and v["spec"]["name"] == "rfc2396", v

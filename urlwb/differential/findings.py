@@ -77,7 +77,8 @@ def records(res: DiffResult) -> list[dict]:
         if f.known and f.known.startswith("the engine's"):
             continue
         if std is not None and std.crash and f.cls != "unstable":
-            name, mine, std, sig = standard, std, None, f"{'oracle-hung' if std.hung else 'oracle-crashed'}:{standard}"
+            what = "oracle-hung" if std.hung else "oracle-crashed"
+            name, mine, std, sig = standard, std, None, f"{what}:{standard}:{std.crash.split(':')[0][:80]}"
         family = "whatwg" if name == "engine" else oracles.family(name)
         again = res.reparsed.get(name, [])[f.index] if f.cls == "unstable" and name in res.reparsed else None
         verdict = judge(name, text, base, mine, std, cause=f.cause or f.cls, reparse_record=again,

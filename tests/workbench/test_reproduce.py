@@ -60,12 +60,14 @@ def _run(repro: reproduce.Reproducer, folder: pathlib.Path) -> subprocess.Comple
 TOOLS = {"Python": "python3", "JavaScript": "node", "Go": "go", "Java": "java", "C#": "mcs", "Ruby": "ruby",
          "PHP": "php", "Perl": "perl", "C": "cc"}
 
-#: (parser, input): a bug where the parser has one here, else a hazard whose reading shows
+#: (parser, input[, base]): a bug where the parser has one here, else a hazard whose reading shows
 CASES = [
     ("okhttp", "http://[1:1:1:1:1:1:1::1]/"),          # bug: ArrayIndexOutOfBoundsException
     ("node", "http:e//.-/."),                           # bug of Node 20's bundled ada 2.9.2 (path state)
     ("dotnet-system-uri", "foo://1.2.3.09/x"),          # bug: the octal check's invalid marker
     ("go-net-url", "http://0x7f.1/"),                   # hazard: a reg-name kept as written
+    ("go-net-url", "", "file:///test?test#test"),       # bug (RFC 3986 §5.2.2: T.fragment = R.fragment)
+    ("urllib", "", "file:///test?test#test"),           # bug: urljoin returns the base, fragment and all
     ("urllib", "http://evil.com\\@good.com/"),          # hazard: '\\' in the userinfo
     ("ruby-uri-rfc3986", "http://0x7f.1/"),
     ("php-parse-url", "http://%65vil.com/"),
@@ -74,9 +76,10 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("parser,input", CASES, ids=[c[0] for c in CASES])
-def test_the_reproducer_shows_what_the_oracle_showed(parser, input, tmp_path):
-    res = diff([(input, None, "argv")], ["engine", parser], reparse=False, hosts=False)
+@pytest.mark.parametrize("case", CASES, ids=[c[0] + ("+base" if len(c) > 2 else "") for c in CASES])
+def test_the_reproducer_shows_what_the_oracle_showed(case, tmp_path):
+    parser, input, base = (*case, None)[:3]
+    res = diff([(input, base, "argv")], ["engine", parser], reparse=False, hosts=False)
     if parser not in res.records:
         pytest.skip(f"{parser}: {res.skipped.get(parser)}")
     (rec,) = [r for r in findings.records(res) if r["parser"] == parser]
@@ -92,10 +95,12 @@ def test_the_reproducer_shows_what_the_oracle_showed(parser, input, tmp_path):
         return
     assert proc.returncode == 0, proc.stderr[-1500:]
     host = (mine.host or "").strip("[]")
-    assert host and host in proc.stdout, (host, proc.stdout)
+    assert host in proc.stdout and (host or mine.href), (host, proc.stdout)
     if mine.href is not None:   # the serialization too: the input reached the parser as it was
         assert proc.stdout.splitlines()[0] == mine.href, (mine.href, proc.stdout)
     assert rec["observed"] and rec["verdict"]["spec"]["clause"]
+    if base is not None:        # the base's fragment kept where RFC 3986 §5.2.2 drops it
+        assert rec["verdict"]["kind"] == "bug" and proc.stdout.splitlines()[0].endswith("#test")
 
 
 def test_node_20_urlsearchparams_reproducer_shows_the_truncation(tmp_path):

@@ -166,7 +166,12 @@ TEMPLATES: dict[str, Template] = {
     "go-net-url": Template("Go", "repro.go",
                            "package main\n\nimport (\n\t\"fmt\"\n\t\"net/url\"\n)\n\nfunc main() {{\n\tu, err := url.Parse({input})\n"
                            "\tif err != nil {{\n\t\tfmt.Println(\"error:\", err)\n\t\treturn\n\t}}\n\tfmt.Println(u.String())\n"
-                           "\tfmt.Println(u.Hostname())\n}}\n", "go run repro.go", needs="Go"),
+                           "\tfmt.Println(u.Hostname())\n}}\n", "go run repro.go",
+                           "package main\n\nimport (\n\t\"fmt\"\n\t\"net/url\"\n)\n\nfunc main() {{\n"
+                           "\tbase, _ := url.Parse({base})\n\tref, err := url.Parse({input})\n"
+                           "\tif err != nil {{\n\t\tfmt.Println(\"error:\", err)\n\t\treturn\n\t}}\n"
+                           "\tu := base.ResolveReference(ref)\n\tfmt.Println(u.String())\n\tfmt.Println(u.Hostname())\n}}\n",
+                           needs="Go"),
     "java-url": _java("java.net.URL u = new java.net.URL({input});", "u.getHost()"),
     "java-uri": _java("java.net.URI u = new java.net.URI({input});", "u.getHost()"),
     "okhttp": _java("okhttp3.HttpUrl u = okhttp3.HttpUrl.get({input});", "u.host()",

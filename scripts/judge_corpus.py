@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Judge every differential sidecar (corpus/differential/regress/*.json with an input and one
-parser) by its parser's contract, with the real parsers: a tally of bugs and hazards and one line
+parser) by its parser's contract, with the real parsers, and every ssrf sidecar by its
+validator's (no oracle needed): a tally of bugs and hazards and one line
 per record (kind, parser, input, clause, cause). With ``--write`` the contract judge's verdict
 replaces the one in each judged sidecar (atomically; the old ``reason`` is kept where the judge
 gives none): the provisional verdicts of the migration (urlwb.findings.provisional) give way to
@@ -24,7 +25,89 @@ from urlwb import oracles  # noqa: E402
 from urlwb.differential import classify  # noqa: E402
 from urlwb import corpus_store  # noqa: E402
 from urlwb.findings import record as findings_record  # noqa: E402
-from urlwb.verdicts.judge import judge  # noqa: E402
+from urlwb.hunt.report import json_text  # noqa: E402
+from urlwb.oracles import contracts  # noqa: E402
+from urlwb.verdicts.judge import judge, judge_validator  # noqa: E402
+
+
+#: what the judge's reason is followed by when a person's review came before it
+REVIEWED = " Reviewed before: "
+
+
+def kept_reason(judged: str | None, old: str | None) -> str | None:
+    """The judge's reason, followed by a person's earlier review (an old reason that is not the
+    hunt's "unreviewed" placeholder), once: a second run finds the review after REVIEWED."""
+    if old and REVIEWED in old:
+        old = old.split(REVIEWED, 1)[1]
+    if not old or old.startswith("unreviewed") or old == judged:
+        return judged or old
+    return (judged + "." + REVIEWED + old) if judged else old
+
+
+def judge_ssrf(write: bool) -> collections.Counter:
+    """Every ssrf sidecar judged by its validator's contract (urlwb.verdicts.judge.judge_validator:
+    no oracle is asked, the sidecar holds the witness and each client's destination)."""
+    tally = collections.Counter()
+    for f in sorted(glob.glob(str(ROOT / "corpus" / "ssrf" / "regress" / "*.json"))):
+        meta = json.loads(pathlib.Path(f).read_text(encoding="utf-8"))
+        validator = meta["validator"]
+        pairs = [{"validator": validator, "client": c, "reached": (d or {}).get("destination")}
+                 for c, d in sorted((meta.get("fetchers") or {}).items())]
+        v = judge_validator(validator, meta["input"], True, pairs=pairs,
+                            contract=contracts.contract(validator, "validator", role="validator"))
+        tally[v["kind"]] += 1
+        if write:
+            old = meta.get("verdict") if isinstance(meta.get("verdict"), dict) else {}
+            meta["verdict"] = dict(v, reason=kept_reason(v.get("reason"), old.get("reason")))
+            findings_record.check(meta)
+            corpus_store.write_sidecar(pathlib.Path(f[:-len(".json")]), meta)
+            tally["written"] += 1
+    return tally
+
+
+def _stored(answer: str | None, fields: dict | None):
+    """An old release's reading as ``corpus/history`` stored it (its answer line and components)."""
+    if answer is None:
+        return None
+    if answer == "failure":
+        return oracles.FAILURE
+    if answer.startswith(("crash", "CRASH", "HUNG")):
+        return oracles.crash_record(answer)
+    return oracles.Record(failure=False, **{k: (fields or {}).get(k) for k in
+                                            ("scheme", "username", "password", "host", "port", "path", "query", "fragment")},
+                          href=answer if "://" in answer or ":" in answer else None)
+
+
+def started_engine():
+    return oracles.load(["engine"])[0]["engine"]
+
+
+def judge_history(write: bool, engine) -> collections.Counter:
+    """Every ``corpus/history`` entry still provisional, judged by its parser's contract on the old
+    release's reading the entry stored (no old release is built); the changelog's fix is kept as
+    its upstream where the judge knows none."""
+    tally = collections.Counter()
+    for f in sorted(glob.glob(str(ROOT / "corpus" / "history" / "*" / "*.json"))):
+        meta = json.loads(pathlib.Path(f).read_text(encoding="utf-8"))
+        old_v = meta.get("verdict") if isinstance(meta.get("verdict"), dict) else {}
+        if "not yet judged" not in (old_v.get("spec") or {}).get("clause", ""):
+            continue
+        old, input, base = meta["old"], meta["input"], meta.get("base")
+        mine = _stored(meta["answers"].get(old), meta["records"].get(old))
+        v = judge(old, input, base, mine, engine.parse(input, base), cause=meta.get("cause") or meta.get("class"),
+                  contract=contracts.contract(old))
+        if v is None:
+            tally["none (the readings agree)"] += 1
+            continue
+        tally[v["kind"]] += 1
+        if write:
+            v = dict(v, upstream=v["upstream"] or old_v.get("upstream"),
+                     reason=kept_reason(v.get("reason"), old_v.get("reason")))
+            meta["verdict"] = v
+            findings_record.check(meta)
+            corpus_store.atomic_write(pathlib.Path(f), (json_text(meta) + "\n").encode("utf-8"))
+            tally["written"] += 1
+    return tally
 
 
 def main() -> int:
@@ -56,8 +139,7 @@ def main() -> int:
             kind = v["kind"] if v else "none (the readings agree now)"
             if write and v:
                 old = r.get("verdict") if isinstance(r.get("verdict"), dict) else {}
-                if "reason" not in v and old.get("reason"):
-                    v = dict(v, reason=old["reason"])
+                v = dict(v, reason=kept_reason(v.get("reason"), old.get("reason")))
                 meta = {k: val for k, val in r.items() if k != "_path"}
                 meta["verdict"] = v
                 findings_record.check(meta)
@@ -68,6 +150,10 @@ def main() -> int:
     finally:
         oracles.close_all(started)
     print(", ".join(f"{k}: {n}" for k, n in sorted(tally.items())) + f" (of {len(records)} records)")
+    history = judge_history(write, started_engine())
+    print("history: " + ", ".join(f"{k}: {n}" for k, n in sorted(history.items())))
+    ssrf = judge_ssrf(write)
+    print("ssrf: " + ", ".join(f"{k}: {n}" for k, n in sorted(ssrf.items())))
     for name, why in skipped.items():
         print(f"skipped {name}: {why}")
     for kind, name, input, clause, cause in sorted(rows):

@@ -59,3 +59,10 @@ def test_a_planted_type_error_does_not_stop_the_campaign(tmp_path):
     report = (tmp_path / "reports" / "latest" / "report.md").read_text()
     assert "oracle crashed" in report and "planted" in report
     assert not run["round_errors"], run["round_errors"]
+    # findings.jsonl of the run (finding-v1): the fuzzer's TypeError and the differential
+    # round's engine crash, each a bug of the engine
+    from urlwb.findings import record
+    recs = record.read_findings(next((tmp_path / "reports").glob("campaign-*/findings.jsonl")))
+    assert any(r["parser"] == "engine" and "TypeError" in r["signature"] for r in recs)
+    assert any(r["parser"] == "engine" and r["rule"] == "differential/crash" and r["verdict"]["kind"] == "bug"
+               for r in recs), [(r["parser"], r["rule"]) for r in recs]

@@ -58,3 +58,12 @@ def test_bugs_come_before_hazards(tmp_path):
     bug = record.make_finding(**dict(GOOD, signature="z"))
     record.write_findings(tmp_path, [hazard, bug])
     assert [r["verdict"]["kind"] for r in record.read_findings(tmp_path)] == ["bug", "hazard"]
+
+
+def test_an_input_with_a_lone_surrogate_is_written_and_read_back(tmp_path):
+    """The fuzzers make inputs no UTF-8 can hold (a lone surrogate): the line escapes it
+    (\\udXXX), the record reads back equal; the campaign's differential round wrote one."""
+    r = record.make_finding(**dict(GOOD, input="http://a\udc80/", signature="s"))
+    record.write_findings(tmp_path, [r])
+    assert "\\udc80" in (tmp_path / "findings.jsonl").read_text(encoding="utf-8")
+    assert record.read_findings(tmp_path) == [r]

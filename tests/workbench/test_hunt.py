@@ -54,9 +54,15 @@ def test_planted_bug_is_found_by_hunting_and_not_by_the_generated_inputs(tmp_pat
     assert "~q" in finding["minimized"] and len(finding["minimized"]) <= len(finding["input"])
     side = json.loads(pathlib.Path(finding["filed"] + ".json").read_text(encoding="utf-8"))
     assert side["parser"] == "planted" and side["version"] == "planted-1"
-    assert side["signature"] == finding["signature"] and side["verdict"]["reason"].startswith("unreviewed")
+    assert side["signature"] == finding["signature"]
     assert side["schema"] == "urlwb-finding/1" and side["verdict"]["kind"] == "hazard"
+    assert side["verdict"]["spec"]["clause"] == "planted's own rules (no documentation declared)"   # its contract's
     assert pathlib.Path(finding["filed"]).parent == tmp_path / "corpus" / "differential" / "regress"
+    # findings.jsonl beside the report: the planted reading, judged by the parser's contract
+    # (family other, none declared: a hazard under its own rules), in the one shape
+    from urlwb.findings import record
+    (r,) = record.read_findings(tmp_path / "report")
+    assert (r["parser"], r["input"], r["verdict"]["kind"]) == ("planted", finding["minimized"], "hazard")
 
 
 def test_the_same_hunt_without_the_parser_s_coverage_finds_nothing(tmp_path):

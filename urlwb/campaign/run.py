@@ -47,6 +47,8 @@ from urlwb.cliutil import add_jobs, add_minimize_seconds, add_seed, add_targets,
 from urlwb.differential.command import campaign_round
 from urlwb.growth.command import growth_round
 from urlwb.errors import UsageError
+from urlwb.findings import sidecar
+from urlwb.findings.record import read_findings, write_findings
 from urlwb.fuzzing.fuzz import Progress, fuzz_target
 from urlwb.fuzzing.listing import preview
 from urlwb.campaign.record import CampaignRecord, TargetRun
@@ -306,6 +308,9 @@ def run(args) -> int:
     else:
         record.growth = {"skipped": "--no-growth"}
 
+    guarded(errors, "findings.jsonl", lambda: campaign_findings(out_dir, [
+        x.entry for x in triaged + leftovers if x.verdict == "new" and x.entry]), default=None)
+
     print()
     print(f"{sum(t.execs for t in record.targets):,} executions, "
           f"{len(record.new_findings)} new findings, {record.open_total} open in corpus/*/regress/")
@@ -318,6 +323,18 @@ def run(args) -> int:
     for e in errors:
         print(f"round failed: {e['round']}: {e['error']}", file=sys.stderr)
     return 1 if record.new_findings or errors else 0
+
+
+def campaign_findings(out_dir: pathlib.Path, entries: list[pathlib.Path]) -> pathlib.Path:
+    """``out_dir/findings.jsonl`` (``finding-v1``): the regress entries the round filed (their
+    sidecars, in the shape already: :func:`urlwb.findings.sidecar.shape` keeps a shaped one as
+    it is), then the findings the differential and long-input rounds wrote in their folders
+    (each judged by its parser's contract there)."""
+    found = [sidecar.shape(corpus_store.load_sidecar(corpus_store.sidecar_path(e)), data=corpus_store.read_input(e))
+             for e in entries]
+    for sub in sorted(out_dir.glob("*/**/findings.jsonl")):
+        found += read_findings(sub)
+    return write_findings(out_dir, found)
 
 
 def guarded(errors: list[dict], round_name: str, run_round, default):

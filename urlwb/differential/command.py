@@ -9,9 +9,10 @@ https://url.spec.whatwg.org/#url-parsing
 The differential itself is :mod:`urlwb.differential.run`; its reports, :mod:`urlwb.differential.report`.
 Up to ``--table-max`` inputs: a table in the terminal. More: a report in ``--out`` (Markdown, the
 same as one self-contained HTML page, ``findings.json`` for ``urlwb export-wpt``,
-``summary.json``, and ``parsers/<name>.json`` per parser outside the WHATWG family).
-``--sarif``/``--junit``: the findings, one per signature, each judged by its parser's contract
-(:mod:`urlwb.differential.finding_records`), as SARIF 2.1.0 and JUnit XML (:mod:`urlwb.report_formats`).
+``summary.json``, and ``parsers/<name>.json`` per parser outside the WHATWG family). Either way
+``--out`` (default ``reports/diff``) gets ``findings.jsonl``: one record per disagreement, judged
+by the parser's own contract (:mod:`urlwb.differential.findings`). ``--sarif``/``--junit``: the
+findings, one per signature, as SARIF 2.1.0 and JUnit XML (:mod:`urlwb.report_formats`).
 """
 
 from __future__ import annotations
@@ -22,12 +23,12 @@ import time
 
 from urlwb import oracles
 from urlwb.cliutil import add_seed
-from urlwb.differential import generate
+from urlwb.differential import findings, generate
+from urlwb.findings.record import read_findings
 from urlwb.differential.report import summarize, summary_text, terminal_table, write_report
 from urlwb.differential.run import (collect_inputs, corpus_cases, decode_case, diff, encode_case,
                                 trouble_lines, working_cases)
 from urlwb import report_formats
-from urlwb.differential.finding_records import finding_records
 from urlwb.errors import UsageError
 from urlwb.oracles.versions import installs
 from urlwb.oracles.versions.names import resolve_names as versioned_names
@@ -97,13 +98,16 @@ def run(args) -> int:
         raise UsageError("no parser could start: " + "; ".join(f"{k}: {v}" for k, v in result.skipped.items()))
     if not many:
         print(terminal_table(result))
+        written = findings.write_findings(result, args.out or DEFAULT_OUT)
+        print(f"findings: {written} ({findings.tally(written)}, each judged by its parser's contract)")
     else:
         out = args.out or DEFAULT_OUT
         paths = write_report(result, out)
         print(summary_text(result))
         for p in paths:
             print(f"report: {p}")
-    report_formats.emit(args, lambda: finding_records(result), "diff", args.out or DEFAULT_OUT)
+    # --sarif/--junit from the records findings.jsonl holds (read back: judged once)
+    report_formats.emit(args, lambda: read_findings(args.out or DEFAULT_OUT), "diff", args.out or DEFAULT_OUT)
     trouble = trouble_lines(result)
     for line in trouble:
         print(f"urlwb diff: {line}", file=sys.stderr)

@@ -29,7 +29,7 @@ import re
 from collections import Counter, defaultdict
 
 from urlwb import corpus_store, oracles
-from urlwb.differential import classify
+from urlwb.differential import classify, findings
 from urlwb.differential import generate
 from urlwb.cliutil import short
 from urlwb.differential.run import DiffResult, Finding
@@ -526,7 +526,8 @@ def _parser_file(header: dict, cases: list[dict]) -> bytes:
 
 def write_report(res: DiffResult, out: pathlib.Path, title: str = "Differential report",
                  note: str = "") -> list[pathlib.Path]:
-    """report.md, report.html, findings.json, summary.json, and parsers/<parser>.json per parser
+    """report.md, report.html, findings.json, summary.json, findings.jsonl (each finding judged by
+    its parser's contract, :mod:`urlwb.differential.findings`), and parsers/<parser>.json per parser
     outside the WHATWG family; every file written atomically (a full disk is one line). ``note``:
     a paragraph under the report's opening line (:func:`markdown`)."""
     md = markdown(res, title, note)
@@ -542,4 +543,5 @@ def write_report(res: DiffResult, out: pathlib.Path, title: str = "Differential 
             "inputs_that_differ": totals[name]["disagreements"], "cases_shown": len(cases)}, cases)
     for path, data in files.items():
         corpus_store.atomic_write(path, data)
-    return list(files)[:4]
+    # findings.jsonl: each disagreement judged by its parser's contract
+    return list(files)[:4] + [findings.write_findings(res, out)]

@@ -1,4 +1,10 @@
-"""The provisional verdict: the one place a finding is judged, until ``urlwb.verdicts`` lands.
+"""The provisional verdict: what a sidecar gets when it is shaped without its parser's contract.
+
+Since ``urlwb.verdicts`` landed, the commands judge by contract themselves (``findings.jsonl`` of
+``diff``, ``hunt``, ``ssrf``, ``growth``, ``bisect``; the hunt's and ssrf's filed sidecars), and
+``scripts/judge_corpus.py --write`` replaced every provisional verdict of the committed corpus;
+this one remains for what is shaped without a judge (a fuzz target's engine finding, a growth
+filing, an old sidecar listed by ``urlwb list``).
 
 Issue 25 asks for each parser to be judged by its own contract (its declared spec, an RFC 3986
 judge beside the engine, a known-upstream table). That judge is built elsewhere

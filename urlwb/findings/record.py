@@ -13,8 +13,10 @@ import functools
 import json
 import os
 import pathlib
-import tempfile
+import re
 from collections.abc import Iterable
+
+from urlwb import corpus_store
 
 SCHEMA_ID = "urlwb-finding/1"
 SCHEMA_PATH = pathlib.Path(__file__).with_name("schema") / "finding-v1.json"
@@ -60,6 +62,17 @@ def verdict(kind: str, spec: str, clause: str, cause: str, *, documented: str | 
     return out
 
 
+_RULE_PART = re.compile(r"[^a-z0-9-]+")
+
+
+def rule(head: str, cause: str | None = None) -> str:
+    """A ``rule`` in the schema's pattern: ``HEAD`` or ``HEAD/CAUSE``, lower-case, any other
+    character run as ``-`` (a cause such as ``domain-to-ASCII`` or ``path-encoding``)."""
+    def part(text: str) -> str:
+        return _RULE_PART.sub("-", text.lower()).strip("-") or "other"
+    return part(head) if not cause or cause == head else f"{part(head)}/{part(cause)}"
+
+
 def make_finding(*, input: str, parser: str, rule: str, signature: str, verdict: dict,
                  base: str | None = None, **extra) -> dict:
     """A finding in the one shape; ``extra`` holds the optional common fields (``summary``,
@@ -75,25 +88,26 @@ def write_findings(out_dir: str | os.PathLike, records: Iterable[dict]) -> pathl
     """``OUT/findings.jsonl``: every record checked, one a line, the first of each signature
     kept, bugs before hazards, then by signature; written atomically. Returns its path."""
     folder = pathlib.Path(out_dir)
-    folder.mkdir(parents=True, exist_ok=True)
     seen: dict[str, dict] = {}
     for record in records:
         check(record)
         seen.setdefault(record["signature"], record)
     ordered = sorted(seen.values(), key=lambda r: (KINDS.index(r["verdict"]["kind"]), r["signature"]))
-    text = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in ordered)
+    text = "".join(_line(r) for r in ordered)
     path = folder / FINDINGS_FILE
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".findings.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        pathlib.Path(tmp).unlink(missing_ok=True)
-        raise
+    corpus_store.atomic_write(path, text.encode("utf-8"))   # a write that cannot happen: one line
     return path
+
+
+def _line(r: dict) -> str:
+    """One record, one line of UTF-8 JSON; a lone surrogate (an input the fuzzers made, no UTF-8
+    can hold it) is written as its \\u escape, which JSON keeps and reads back."""
+    line = json.dumps(r, ensure_ascii=False, sort_keys=True)
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        line = json.dumps(r, ensure_ascii=True, sort_keys=True)
+    return line + "\n"
 
 
 def read_findings(path: str | os.PathLike) -> list[dict]:

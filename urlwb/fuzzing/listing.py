@@ -1,9 +1,24 @@
-"""``urlwb list [TARGET ...] [--findings]``: targets, their corpora and their findings."""
+"""``urlwb list [TARGET ...] [--findings] [--kind bug|hazard] [--bugs] [--parser NAME] [--room ROOM]
+[--signature TEXT] [--from FILE] [--drafts DIR]``: targets, their corpora and their findings.
+
+The fuzz targets' table first; then, with ``--findings`` or a filter, every finding of every room
+(the engine's fuzz targets, ``differential``, ``hunt``, ``ssrf``, ``growth``, ``history``, and any
+``findings.jsonl`` named with ``--from``: :mod:`urlwb.findings.catalog`), by verdict: the bugs
+first, each with its parser, input, the contract's clause and the upstream report or fix when
+known; then the hazards, grouped by validator -> client pair (ssrf) or by parser. ``--drafts DIR``
+writes, for each bug listed, a folder with its reproducer in the parser's own language and a
+draft upstream report (:mod:`urlwb.findings.reproduce`).
+"""
 
 from __future__ import annotations
 
+import pathlib
+import re
+from collections import defaultdict
+
 from urlwb import corpus_store
 from urlwb.cliutil import add_targets, shorten
+from urlwb.findings import catalog, reproduce
 from urlwb.fuzzing.fuzz import load_stats
 from urlwb.fuzzdata import decode_text
 from urlwb.fuzzing.triage import artifact_dir, pending_artifacts
@@ -23,6 +38,18 @@ def add_arguments(parser) -> None:
     add_targets(parser)
     parser.add_argument("--findings", action="store_true", help="list every regress entry")
     parser.add_argument("--status", choices=("open", "fixed"), help="only findings of this status")
+    parser.add_argument("--kind", choices=("bug", "hazard"), help="only findings with this verdict")
+    parser.add_argument("--bugs", action="store_true", help="only bugs (--kind bug)")
+    parser.add_argument("--parser", metavar="NAME", help="only findings of this parser, validator or client")
+    parser.add_argument("--room", choices=catalog.ROOMS, help="only findings of this room")
+    parser.add_argument("--signature", metavar="TEXT", help="only findings whose signature starts with TEXT "
+                        "(one finding's draft: --signature SIG --drafts DIR)")
+    parser.add_argument("--from", dest="from_files", action="append", default=[], type=pathlib.Path,
+                        metavar="FILE", help="also the findings.jsonl of a command's --out (a file or its folder)")
+    parser.add_argument("--per-group", type=int, default=5, metavar="N",
+                        help="hazards shown per group (default 5; 0: all)")
+    parser.add_argument("--drafts", type=pathlib.Path, metavar="DIR",
+                        help="for each bug listed: DIR/<signature>/ with a reproducer and a draft upstream report")
 
 
 def run(args) -> int:
@@ -42,17 +69,89 @@ def run(args) -> int:
           f"{'executions (all runs)':>21}")
     for r in rows:
         print(f"{r[0]:14} {r[1]:30} {r[2]:>5} {r[3]:>6} {r[4]:>4} {r[5]:>5} {r[6]:>9} {r[7]:>21,}")
-    if args.findings or args.status:
-        print()
-        for e in findings:
-            if args.status and e.status != args.status:
-                continue
-            if e.sidecar is None:
-                print(f"{e.target:14} ORPHAN {e.path.name[:12]} (input without sidecar)")
-                continue
-            data = corpus_store.read_input(e.path) or b""
-            print(f"{e.target:14} {e.status:5} {e.path.name[:12]} {e.signature}")
-            print(f"{'':14} input {preview(data)}  ({len(data)} bytes)")
-            if e.sidecar.get("note"):
-                print(f"{'':14} note  {shorten(e.sidecar['note'], 100)}")
+    kind = "bug" if args.bugs else args.kind
+    if not (args.findings or args.status or kind or args.parser or args.room or args.from_files or args.drafts
+            or args.signature):
+        items = catalog.corpus()
+        bugs = sum(i.record["verdict"]["kind"] == "bug" for i in items)
+        print(f"\nfindings: {bugs} bugs, {len(items) - bugs} hazards in corpus/ (urlwb list --findings)")
+        return 0
+    for e in findings:
+        if e.sidecar is None:
+            print(f"{e.target:14} ORPHAN {e.path.name[:12]} (input without sidecar)")
+    items, seen = [], set()
+    for i in catalog.corpus() + catalog.from_files(args.from_files):   # a filed finding once
+        key = (i.record["signature"], i.record["input"], i.record.get("base"))
+        if key not in seen and catalog.matches(i, kind=kind, parser=args.parser, room=args.room, status=args.status) \
+                and i.record["signature"].startswith(args.signature or ""):
+            seen.add(key)
+            items.append(i)
+    show_findings(items, args.per_group)
+    if args.drafts:
+        write_drafts([i for i in items if i.record["verdict"]["kind"] == "bug"], args.drafts)
     return 0
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def _plain(text: str, width: int) -> str:
+    """``text`` shortened, its control characters written as escapes (a terminal shows them)."""
+    return shorten(_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text), width)
+
+
+def _upstream(v: dict) -> str:
+    up = v.get("upstream")
+    if not up:
+        return "none known"
+    return f"{up['state']}{' in ' + up['fixed_in'] if up.get('fixed_in') else ''}: {up['url']}"
+
+
+def show_findings(items: list[catalog.Listed], per_group: int = 5) -> None:
+    """Bugs first, each in full; then hazards by pair or parser, ``per_group`` each (0: all)."""
+    bugs = [i for i in items if i.record["verdict"]["kind"] == "bug"]
+    hazards = [i for i in items if i.record["verdict"]["kind"] == "hazard"]
+    rooms = defaultdict(int)
+    for i in items:
+        rooms[i.room] += 1
+    print(f"\nfindings: {len(bugs)} bugs, {len(hazards)} hazards ("
+          + ", ".join(f"{r} {n}" for r, n in sorted(rooms.items())) + ")")
+    if bugs:
+        print(f"\nBUGS ({len(bugs)}): each breaks its parser's own contract")
+    for i in sorted(bugs, key=lambda i: (i.record["parser"], i.record["signature"])):
+        r, v = i.record, i.record["verdict"]
+        print(f"  {r['parser']:<24} {v['cause']:<16} {shorten(repr(r['input']), 70)}")
+        print(f"  {'':24} spec    {v['spec']['name']}: {_plain(v['spec']['clause'], 100)}")
+        print(f"  {'':24} upstream {_upstream(v)}")
+        print(f"  {'':24} {i.room}, {r.get('status', 'open')}: {_plain(r.get('command') or i.source, 100)}")
+    groups: dict[str, list] = defaultdict(list)
+    for i in hazards:
+        groups[catalog.group_key(i)].append(i)
+    if hazards:
+        print(f"\nHAZARDS ({len(hazards)}): each keeps its contract and still reads otherwise, by pair or parser")
+    for key in sorted(groups, key=lambda k: (-len(groups[k]), k)):
+        group = sorted(groups[key], key=lambda i: (len(i.record["input"]), i.record["input"]))
+        print(f"  {_plain(key, 100)} ({len(group)})")
+        for i in group[:per_group or None]:
+            r, v = i.record, i.record["verdict"]
+            reached = "; ".join(f"{p['client']} reaches {p['reached']}" for p in v.get("pairs") or [] if p.get("reached"))
+            print(f"      {shorten(repr(r['input']), 50):<50} {v['spec']['name']}: {_plain(v['spec']['clause'], 60)}"
+                  + (f"  [{_plain(reached, 60)}]" if reached else ""))
+        if per_group and len(group) > per_group:
+            print(f"      ... {len(group) - per_group} more (--per-group 0)")
+
+
+def write_drafts(bugs: list[catalog.Listed], folder: pathlib.Path) -> None:
+    """``folder/<signature>/``: the reproducer (its language's file) and ``report.md``."""
+    written = 0
+    for i in bugs:
+        r = i.record
+        repro = reproduce.reproducer(r)
+        where = folder / reproduce.slug(r)
+        files = {where / "report.md": reproduce.draft(r, repro)}
+        if repro is not None:
+            files[where / repro.file] = repro.code
+        for path, text in files.items():
+            corpus_store.atomic_write(path, text.encode("utf-8", "surrogatepass"))
+        written += 1
+    print(f"\ndrafts: {written} in {folder} (a reproducer and report.md each)")

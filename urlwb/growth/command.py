@@ -30,7 +30,7 @@ from urlwb.cliutil import count_flag
 from urlwb.errors import UsageError
 from urlwb.growth import report, shapes
 from urlwb.growth.measure import Thresholds
-from urlwb.growth.finding_records import finding_records
+from urlwb.findings.record import read_findings
 from urlwb.growth.survey import survey
 from urlwb.oracles.versions.names import resolve_names as versioned_names
 
@@ -128,7 +128,7 @@ def run(args) -> int:
     res.command = " ".join(["urlwb growth", *(shlex.quote(x) for x in sys.argv[2:] if sys.argv[1:2] == ["growth"])])
     for path in report.write(res, args.out):
         print(f"report: {path}")
-    report_formats.emit(args, lambda: finding_records(res), "growth", args.out)
+    report_formats.emit(args, lambda: read_findings(args.out), "growth", args.out)   # what findings.jsonl holds
     for row, f in res.findings:
         where = f.path or ("already filed" if f.duplicate else "not filed (--no-file)")
         print(f"urlwb growth: {f.minimized.verdict}: {row.name} {row.version} on "

@@ -21,6 +21,8 @@ from urlwb.findings import sidecar
 from urlwb.differential.run import decode_case, encode_case
 from urlwb.growth import shapes
 from urlwb.growth.measure import Point, Probe
+from urlwb.oracles import contracts
+from urlwb.verdicts.judge import judge
 
 TARGET = "growth"
 
@@ -58,9 +60,21 @@ def file(parser: str, version: str, language: str, p: Point, found: Point,
         "input": p.shape.make(min(p.count, 8)) + ("…" if p.count > 8 else ""),
         "base": None,
     }
-    return corpus_store.record_finding(TARGET, data, signature(parser, p), "timeout",
+    path = corpus_store.record_finding(TARGET, data, signature(parser, p), "timeout",
                                        describe(parser, p), extra=extra,
                                        shape=functools.partial(sidecar.shape, family=_family(parser)))
+    if path is not None:   # the verdict of the parser's contract, in place of the provisional one
+        entry = corpus_store.RegressEntry(TARGET, path, corpus_store.load_sidecar(corpus_store.sidecar_path(path)))
+        corpus_store.update_sidecar(entry, verdict=verdict_of(parser, p, extra["input"]))
+    return path
+
+
+def verdict_of(parser: str, p: Point, text: str) -> dict:
+    """Super-linear time or no answer: a bug under any contract, judged under the parser's own
+    (:func:`urlwb.verdicts.judge.judge`)."""
+    hung = p.verdict == "hang"
+    return judge(parser, text, None, oracles.hang_record("no answer within the deadline") if hung else None,
+                 None, superlinear=not hung, contract=contracts.describe(parser).contract, family=_family(parser))
 
 
 def _family(parser: str) -> str | None:

@@ -13,6 +13,8 @@ import json
 import pathlib
 
 from urlwb import corpus_store
+from urlwb.findings.record import write_findings
+from urlwb.growth import findings
 from urlwb.growth.measure import FAST, HANG
 from urlwb.growth.survey import GrowthResult
 from urlwb.htmlpage import page
@@ -141,4 +143,5 @@ def write(res: GrowthResult, out: pathlib.Path, title: str = "Time on long input
              out / "summary.json": (json.dumps(summary(res), indent=1) + "\n").encode("utf-8")}
     for path, data in files.items():
         corpus_store.atomic_write(path, data)
-    return list(files)
+    # findings.jsonl: each finding judged by its parser's contract
+    return list(files) + [write_findings(out, findings.records(res))]

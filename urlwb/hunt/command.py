@@ -37,8 +37,9 @@ from urlwb.cliutil import count_flag, seconds_flag
 from urlwb.errors import UsageError
 from urlwb.fuzzdata import decode_text, encode_text
 from urlwb.hunt import distill, history, reach, report, runners, seeds, targets
-from urlwb.hunt.judge import Judge
+from urlwb.findings.record import write_findings
 from urlwb.hunt.finding_records import finding_records
+from urlwb.hunt.judge import Judge, records as judge_records
 from urlwb.fuzzing.minimize import fuzzer_env
 
 DEFAULT_OUT = pathlib.Path("reports") / "hunt"
@@ -108,7 +109,11 @@ def run(args) -> int:
     out = args.out or DEFAULT_OUT / target.name
     for path in report.write(summary, out):
         print(f"report: {path}")
-    report_formats.emit(args, lambda: finding_records(summary), "hunt", out)
+    # one list of records for findings.jsonl, --sarif and --junit: each signature asked again and
+    # judged by the parser's contract when the hunt judged against the engine, else as filed
+    records = judge_records(target.name, summary) if summary["judged_on"] else finding_records(summary)
+    print(f"report: {write_findings(out, records)}")
+    report_formats.emit(args, lambda: records, "hunt", out)
     return 0
 
 

@@ -7,16 +7,20 @@ generated inputs are judged first (:meth:`Judge.baseline`): what hunting adds is
 generated inputs do not show. Each such signature is minimized by the workbench's shrinker
 (``urlwb.fuzzing.shrink``, the predicate being the differential target's own ``disagreements``: the same
 signature persists) and filed in ``corpus/differential/regress/`` against the parser, with its
-version and an unreviewed verdict, unless an entry of that signature is filed already.
+version and the verdict of the parser's contract (:func:`urlwb.verdicts.judge.judge`, as ``urlwb
+diff`` judges), unless an entry of that signature is filed already.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
+import pathlib
 import sys
 
 from urlwb import corpus_store, oracles
 from urlwb.differential import classify
+from urlwb.differential import findings as differential_findings
 from urlwb.fuzzing import signatures
 from urlwb.differential.run import diff, encode_case
 from urlwb.fuzzing.shrink import first_index, shrink
@@ -135,9 +139,20 @@ class Judge:
                    "verdict": VERDICT.format(parser=self.parser), "found_by": self.found_by},
             shape=sidecar.shape)
         if path is not None:
+            self._judge_filed(path, small, f.signature)
             f.filed = str(path)
             print(f"urlwb hunt: new finding {f.signature}: {short_repr(small)} -> {path}",
                   file=sys.stderr, flush=True)
+
+    def _judge_filed(self, path, text: str, signature: str) -> None:
+        """The filed sidecar's verdict by the parser's contract (:func:`records`' judge), in place
+        of the provisional one: the minimized input asked again of the engine and the parser."""
+        res = diff([(text, None, "hunt")], ["engine", self.parser], reparse=False, hosts=False)
+        judged = [r["verdict"] for r in differential_findings.records(res) if r["signature"] == signature]
+        if judged:
+            entry = corpus_store.RegressEntry("differential", path, corpus_store.load_sidecar(
+                corpus_store.sidecar_path(path)))
+            corpus_store.update_sidecar(entry, verdict=judged[0])
 
     def close(self) -> None:
         if self._loaded is not None:
@@ -148,3 +163,19 @@ class Judge:
 def short_repr(s: str, n: int = 70) -> str:
     r = repr(s)
     return r if len(r) <= n else r[:n - 1] + "…"
+
+
+def records(parser: str, summary: dict) -> list[dict]:
+    """The hunt's findings in the one shape (``finding-v1``): each signature's input (minimized
+    when it was) asked again of the engine and ``parser`` and judged by the parser's contract
+    (:func:`urlwb.differential.findings.records`, what ``urlwb diff`` writes), then the history
+    entries the hunt filed (``corpus/history/``, already in the shape)."""
+    texts = sorted({f["minimized"] or f["input"] for f in summary.get("findings") or []})
+    out = []
+    if texts:
+        res = diff([(t, None, "hunt") for t in texts], ["engine", parser], reparse=False, hosts=False)
+        out += differential_findings.records(res)
+    for change in (summary.get("history") or {}).get("changes", []):
+        if change.get("filed"):
+            out.append(sidecar.shape(json.loads(pathlib.Path(change["filed"]).read_text(encoding="utf-8"))))
+    return out

@@ -160,6 +160,7 @@ def contract(name: str, family: str | None = None, declared=None, role: str | No
     if found is not None:
         return found.contract
     spec = getattr(declared, "spec", None) if declared is not None else None
+    spec = "whatwg-url" if spec == "whatwg" else spec   # a user's config says "whatwg" (manifests.CONTRACTS)
     if spec is not None:
         if spec not in SPECS:
             raise ContractError(f"oracle {name!r}: spec must be one of {', '.join(SPECS)}")

@@ -38,6 +38,7 @@ from urlwb.oracles import manifests
 from urlwb.oracles.versions import installs
 from urlwb.cliutil import add_seed, count_flag, seconds_flag
 from urlwb.errors import UsageError
+from urlwb.findings import record
 from urlwb.ssrf import catalog, fetchers, hunt, inputs, policy, regress, report
 from urlwb.ssrf.finding_records import finding_records
 from urlwb.ssrf.observe import run as observing
@@ -172,9 +173,11 @@ def _inputs_run(args, pol, user_inputs, client_names, validators, fetcher_oracle
     print(report.terminal(run))
     paths = report.write(run, args.out)
     print(f"report: {paths[0]}")
-    report_formats.emit(args, lambda: finding_records(
-        _per_validator_witness(run_cells, asker, pol, fetcher_oracles), validators, {}, list(pol.categories),
-        found), "ssrf", args.out)
+    # one list of records for findings.jsonl, --sarif and --junit (as the hunt's, below)
+    records = finding_records(_per_validator_witness(run_cells, asker, pol, fetcher_oracles), validators, {},
+                              list(pol.categories), found)
+    print(f"report: {record.write_findings(args.out, records)}")
+    report_formats.emit(args, lambda: records, "ssrf", args.out)
     return 1 if any(v.findings for v in validators.values()) else 0
 
 
@@ -264,10 +267,14 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped, client_name
         observed_findings = found if obs.clients else None   # no client started: the model's stand
     print(report.terminal(run))
     paths = report.write(run, args.out)
+    # one list of records: findings.jsonl, --sarif and --junit (the clients' observations when
+    # they ran, else the model's bypasses judged by the validator's contract; then the validators'
+    # own failures)
+    records = finding_records(per_vw, validators, by_name, list(pol.categories), observed_findings)
+    paths.append(record.write_findings(args.out, records))
     print(f"report: {paths[0]} (and {', '.join(p.name for p in paths[1:])}); "
           f"{len(filed)} new regress entries in corpus/ssrf/regress/")
-    report_formats.emit(args, lambda: finding_records(per_vw, validators, by_name, list(pol.categories),
-                                                      observed_findings), "ssrf", args.out)
+    report_formats.emit(args, lambda: records, "ssrf", args.out)
     for name, v in validators.items():
         if v.findings:
             cls, what, inp, reason = v.findings[0]

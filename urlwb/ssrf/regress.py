@@ -15,6 +15,8 @@ import pathlib
 
 from urlwb import corpus_store
 from urlwb.findings import sidecar
+from urlwb.oracles import contracts
+from urlwb.verdicts.judge import judge_validator
 
 TARGET = "ssrf"
 
@@ -53,7 +55,17 @@ def record(validator: str, base: str | None, version: str, witness: str, fetcher
             "first_seen": corpus_store.now(), "status": "open", "note": "",
             "input": witness, "validator": validator, "validator_base": base, "validator_version": version,
             "deny": categories, "fetchers": fetchers}
-    return sidecar.shape(meta)
+    meta = sidecar.shape(meta)
+    meta["verdict"] = verdict_of(validator, witness, [
+        {"validator": validator, "client": f, "reached": d["destination"]} for f, d in sorted(fetchers.items())])
+    return meta
+
+
+def verdict_of(validator: str, witness: str, pairs: list[dict]) -> dict:
+    """The verdict of ``validator`` allowing ``witness`` by its contract (issue 25), with the
+    validator -> client ``pairs`` where it bites."""
+    return judge_validator(validator, witness, True, pairs=pairs,
+                           contract=contracts.contract(validator, "validator", role="validator"))
 
 
 def entries() -> list[tuple[pathlib.Path, dict]]:

@@ -144,7 +144,10 @@ def rfc_difference(spec: str, input: str, base: str | None, r: Record) -> tuple[
     if not opaque_ssp:
         exp_path = e.path
         got_path = rfc3986.remove_dot_segments(path) if e.scheme is not None else path
-        if scheme in rfc3986.DEFAULT_PORTS and r.host is not None and got_path == "":
+        # §6.2.3: an empty path with an authority is "/" (a registry-based authority too, whose
+        # parser reads no host: RFC 2396's http://@ has the reg_name "@")
+        if scheme in rfc3986.DEFAULT_PORTS and (r.host is not None or expected.authority is not None) \
+                and got_path == "":
             got_path = "/"
         checks += [("path", exp_path, got_path, lambda a, b: _pct_same(a, b)),
                    ("query", e.query, r.query, lambda a, b: _pct_same(a, b))]

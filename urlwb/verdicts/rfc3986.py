@@ -260,7 +260,9 @@ def normalize(c: Components) -> Normal:
     if host is not None:
         host = normalize_pct(host).lower()          # §6.2.2.1: the host is case-insensitive
     port_text = c.port
-    port = int(port_text) if port_text else None    # §3.2.3: an empty port is no port
+    # §3.2.3: an empty port is no port; one that is not digits only comes from an RFC 2396
+    # registry-based authority (reg_name admits ':', e.g. a base "test:b"), which has no port
+    port = int(port_text) if port_text and port_text.isascii() and port_text.isdigit() else None
     path = remove_dot_segments(normalize_pct(c.path) or "") if c.scheme is not None else normalize_pct(c.path)
     if scheme in DEFAULT_PORTS:                     # §6.2.3
         if port == DEFAULT_PORTS[scheme]:

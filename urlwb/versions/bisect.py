@@ -21,7 +21,9 @@ the nearest version that builds.
 
 Output: the ranges of versions with each answer (for an advisory's "affected versions" line),
 each marked against the Standard's answer (the engine), in the terminal and as
-``DIR/<parser>/report.md`` and ``report.html`` (default ``reports/bisect``).
+``DIR/<parser>/report.md`` and ``report.html`` (default ``reports/bisect``), and beside them
+``findings.jsonl``: each range that reads otherwise than the Standard, judged by the parser's
+contract (:mod:`urlwb.versions.findings`).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from urlwb import oracles
 from urlwb.cliutil import count_flag, short
 from urlwb.errors import UsageError
 from urlwb.oracles.versions import builds, names, registries
+from urlwb.versions import findings
 
 DEFAULT_OUT = pathlib.Path("reports") / "bisect"
 DEFAULT_STEP = 8
@@ -85,6 +88,8 @@ class Asked:
     standard: str = ""   # "=" when it agrees with the Standard, else what differs
     shown: str = ""      # the hello line's version
     skipped: str | None = None
+    #: the oracle's answer itself (a Record; for host oracles its Answer), for the findings' judge
+    answer: object = None
 
 
 def _record_text(r) -> str:
@@ -164,7 +169,7 @@ class Asker:
             verdict = classify.classify(self.input, self.standard, rec,
                                         oracles.REGISTRY[name].family != "whatwg")
             std = "=" if verdict is None else classify.TITLES[verdict.cls]
-        return Asked(version, _record_key(rec), _record_text(rec), std, o.version)
+        return Asked(version, _record_key(rec), _record_text(rec), std, o.version, answer=rec)
 
     def _ask_host(self, version, name) -> Asked:
         from urlwb.oracles.hosts import close_hosts, load_hosts
@@ -187,7 +192,7 @@ class Asker:
         exp = self.standard_host(q)
         std = "=" if (not ans.failure and not ans.crash and ans.value == exp) or (ans.failure and exp is None) else (
             f"the Standard: {exp!r}" if exp is not None else "the Standard: failure")
-        return Asked(version, key, text, std, o.version)
+        return Asked(version, key, text, std, o.version, answer=ans)
 
 
 def line_bounds(versions: list[str]) -> list[int]:
@@ -334,6 +339,7 @@ def run(args) -> int:
     }
     print(terminal(report))
     paths = write_report(report, args.out or DEFAULT_OUT)
+    paths.append(findings.write(report, got, asker, pkg.kind, args.out or DEFAULT_OUT))
     for p in paths:
         print(f"report: {p}")
     if not found:

@@ -1,0 +1,110 @@
+"""The differential's findings in the one shape (``finding-v1``): each parser's disagreement with
+the reference, judged by that parser's own contract (:func:`urlwb.verdicts.judge.judge`).
+
+https://url.spec.whatwg.org/#url-parsing for the WHATWG family; RFC 3986 / 3987 / 2396 or the
+parser's own documentation for the others (``urlwb/oracles/contracts.toml``).
+
+One record per signature (the class and cause of the disagreement, the reference and the
+parser, as :func:`urlwb.fuzzing.signatures.of_differential` writes it for the engine), kept on
+the shortest input that shows it. A disagreement the contract judge finds nothing in (an RFC
+parser that reads a valid reference as the RFC says, when the comparison was lenient) is no
+finding; one that is the engine's own deviation (``classify.known_deviation``'s "the engine's")
+is no finding about the parser. Where the reference itself crashed or hung, the finding is the
+reference's. ``urlwb diff`` writes these into ``--out``'s ``findings.jsonl``; ``urlwb hunt``
+and the campaign's differential round reuse them.
+"""
+
+from __future__ import annotations
+
+from urlwb import oracles
+from urlwb.differential import classify
+from urlwb.differential.run import DiffResult, Finding
+from urlwb.findings import record
+from urlwb.findings.sidecar import INPUT_MAX, diff_command
+from urlwb.oracles import contracts
+from urlwb.verdicts.judge import judge
+
+
+def signature(cls: str, cause: str | None, reference: str, parser: str) -> str:
+    """``CLASS[/CAUSE]:REFERENCE~PARSER`` (the differential target's signature when the reference
+    is the engine); ``unstable:PARSER`` for an answer that changes on re-parse."""
+    if cls == "unstable":
+        return f"unstable:{parser}"
+    return f"{cls}:{reference}~{parser}" if cause is None else f"{cls}/{cause}:{reference}~{parser}"
+
+
+def reading(r) -> str:
+    """One record as a person reads it."""
+    if r is None:
+        return "not applicable"
+    if r.crash:
+        return ("hung: " if r.hung else "crash: ") + r.crash
+    if r.failure:
+        return "failure"
+    return r.href if r.href is not None else f"host {r.host!r}, path {r.path!r}"
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= INPUT_MAX else text[:INPUT_MAX] + "…"
+
+
+def _shortest(res: DiffResult) -> dict[str, Finding]:
+    keep: dict[str, Finding] = {}
+    for f in res.findings:
+        if f.a != f.b and f.a != res.reference:
+            continue
+        sig = signature(f.cls, f.cause, f.a, f.b)
+        old = keep.get(sig)
+        text = res.items[f.index][0]
+        if old is None or (len(text), text) < (len(res.items[old.index][0]), res.items[old.index][0]):
+            keep[sig] = f
+    return keep
+
+
+def records(res: DiffResult) -> list[dict]:
+    """The findings of ``res``, each judged by its parser's contract and checked against the
+    schema; bugs and hazards alike (the writer orders them)."""
+    if res.reference is None:
+        return []
+    ref = res.reference
+    standard = "engine" if "engine" in res.records else ref
+    out = []
+    for sig, f in sorted(_shortest(res).items()):
+        text, base, source = res.items[f.index]
+        name = f.b
+        mine = res.records[name][f.index]
+        std = res.records[standard][f.index]
+        if f.known and f.known.startswith("the engine's"):
+            continue
+        if std is not None and std.crash and f.cls != "unstable":
+            what = "oracle-hung" if std.hung else "oracle-crashed"
+            name, mine, std, sig = standard, std, None, f"{what}:{standard}:{std.crash.split(':')[0][:80]}"
+        family = "whatwg" if name == "engine" else oracles.family(name)
+        again = res.reparsed.get(name, [])[f.index] if f.cls == "unstable" and name in res.reparsed else None
+        verdict = judge(name, text, base, mine, std, cause=f.cause or f.cls, reparse_record=again,
+                        contract=contracts.describe(name).contract, family=family, known=f.known)
+        if verdict is None:
+            continue
+        cause = verdict["cause"]
+        out.append(record.make_finding(
+            input=_cut(text), base=base, parser=name, signature=sig,
+            rule=record.rule("differential" if f.cls != "unstable" else "unstable", cause),
+            verdict=verdict, parser_version=res.versions.get(name), command=diff_command(text, name, base, ref),
+            summary=f"{classify.TITLES.get(f.cls, f.cls)}: {name} reads {reading(mine)[:200]}; "
+                    f"{standard} reads {reading(std)[:200]}",
+            family=family, language=oracles.REGISTRY[name].language if name in oracles.REGISTRY else None,
+            observed=reading(mine)[:2000], expected=reading(std)[:2000] if std is not None else None,
+            reference=standard, source=source, known=f.known,
+            **({"input_length": len(text)} if len(text) > INPUT_MAX else {})))
+    return out
+
+
+def write_findings(res: DiffResult, out):
+    """``out/findings.jsonl`` of ``res``; its path."""
+    return record.write_findings(out, records(res))
+
+
+def tally(path) -> str:
+    """``N bugs, M hazards`` of a findings.jsonl."""
+    kinds = [r["verdict"]["kind"] for r in record.read_findings(path)]
+    return f"{kinds.count('bug')} bugs, {kinds.count('hazard')} hazards"

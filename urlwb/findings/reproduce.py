@@ -1,0 +1,336 @@
+"""A bug's standalone reproducer in its parser's own language, and a draft upstream report.
+
+Issue 25: each bug carries "a minimal standalone reproducer in the parser's own language (a few
+lines a maintainer can paste) and a draft upstream report". The parse call of each shipped parser
+is the one its adapter makes (``urlwb/oracles/*``: ``HttpUrl.get(input)`` for OkHttp,
+``url.Parse`` for Go's ``net/url``, ``new URL(input)`` for Node, ``urlsplit`` for urllib...);
+the language is its oracle's (``oracles.REGISTRY[...].language``). Each reproducer prints the
+parser's reading (its serialization first, then the host) or lets the exception escape, so that
+what it prints is what the finding's ``observed`` says. The input is written as a literal of the
+language (every code point outside printable ASCII escaped), the base where there is one.
+
+:func:`reproducer` gives (language, file name, code, how to run it) or None for a parser with no
+template here (a user's adapter: its reproducer is its own); :func:`draft` the report in
+Markdown, with the contract's clause, the versions, expected and observed readings, the
+reproducer and the upstream report or fix when known. ``urlwb list --bugs --drafts DIR`` writes
+both for every bug listed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+
+#: where each shipped parser's maintainers take reports (read from each project's own pages)
+TRACKERS = dict(line.split(None, 1) for line in """
+okhttp                      https://github.com/square/okhttp/issues
+node                        https://github.com/nodejs/node/issues
+node-legacy-url             https://github.com/nodejs/node/issues
+whatwg-url                  https://github.com/jsdom/whatwg-url/issues
+url-parse                   https://github.com/unshiftio/url-parse/issues
+rust-url                    https://github.com/servo/rust-url/issues
+ada_url                     https://github.com/ada-url/ada/issues
+upa_url                     https://github.com/upa-url/upa/issues
+pywhatwgurl                 https://pypi.org/project/pywhatwgurl/
+go-net-url                  https://github.com/golang/go/issues
+dotnet-system-uri           https://github.com/dotnet/runtime/issues
+java-uri                    https://bugs.openjdk.org/
+java-url                    https://bugs.openjdk.org/
+apache-httpclient5          https://issues.apache.org/jira/projects/HTTPCORE
+spring-uricomponents        https://github.com/spring-projects/spring-framework/issues
+spring-uricomponents-whatwg https://github.com/spring-projects/spring-framework/issues
+urllib                      https://github.com/python/cpython/issues
+rfc3986                     https://github.com/python-hyper/rfc3986/issues
+yarl                        https://github.com/aio-libs/yarl/issues
+urllib3                     https://github.com/urllib3/urllib3/issues
+hyperlink                   https://github.com/python-hyper/hyperlink/issues
+httptools                   https://github.com/MagicStack/httptools/issues
+libcurl                     https://github.com/curl/curl/issues
+ruby-uri-rfc3986            https://github.com/ruby/uri/issues
+ruby-uri-rfc2396            https://github.com/ruby/uri/issues
+php-parse-url               https://github.com/php/php-src/issues
+perl-uri                    https://github.com/libwww-perl/URI/issues
+chromium                    https://issues.chromium.org/
+firefox                     https://bugzilla.mozilla.org/
+engine                      (url-workbench's own engine)
+validators                  https://github.com/python-validators/validators/issues
+ip                          https://github.com/indutny/node-ip/issues
+private-ip                  https://github.com/frenchbread/private-ip/issues
+is-localhost-ip             https://github.com/tinovyatkin/is-localhost-ip/issues
+""".strip().splitlines())
+
+
+def _escaped(s: str, unicode_escape, specials: dict[str, str]) -> str:
+    out = []
+    for c in s:
+        if c in specials:
+            out.append(specials[c])
+        elif " " <= c <= "~":
+            out.append(c)
+        else:
+            out.append(unicode_escape(ord(c)))
+    return '"' + "".join(out) + '"'
+
+
+def literal(s: str, language: str) -> str:
+    """``s`` as a string literal of ``language`` (printable ASCII kept, everything else escaped)."""
+    if language == "Python":
+        return repr(s)
+    if language in ("JavaScript", "Java", "C#"):
+        return json.dumps(s)          # \uXXXX (pairs for astral) and \n \t ...: valid in all three
+    if language == "Go":
+        return _escaped(s, lambda n: f"\\u{n:04x}" if n < 0x10000 else f"\\U{n:08x}", {'"': '\\"', "\\": "\\\\"})
+    if language in ("Rust", "Ruby"):
+        extra = {"#": "\\#"} if language == "Ruby" else {}
+        return _escaped(s, lambda n: f"\\u{{{n:x}}}", {'"': '\\"', "\\": "\\\\", **extra})
+    if language == "Perl":
+        return _escaped(s, lambda n: f"\\x{{{n:x}}}", {'"': '\\"', "\\": "\\\\", "$": "\\$", "@": "\\@"})
+    if language == "PHP":          # json_decode of a single-quoted JSON text
+        return "json_decode('" + json.dumps(s).replace("\\", "\\\\").replace("'", "\\'") + "')"
+    if language in ("C", "C++"):   # UTF-8 bytes, octal escapes (no greedy \x, no trigraphs)
+        out = []
+        for b in s.encode("utf-8", "surrogatepass"):
+            c = chr(b)
+            out.append("\\" + c if c in '"\\?' else c if 0x20 <= b < 0x7f else f"\\{b:03o}")
+        return '"' + "".join(out) + '"'
+    raise ValueError(f"no string literal for {language}")
+
+
+@dataclasses.dataclass(frozen=True)
+class Template:
+    language: str
+    file: str
+    #: the code, with {input} and {base} (literals, or the language's null for base)
+    code: str
+    run: str
+    #: the code when there is a base (None: this parser takes no base here)
+    with_base: str | None = None
+    #: what the reproducer needs installed
+    needs: str = ""
+
+
+_PY = "python3 repro.py"
+
+
+def _java(statement: str, host: str, run: str = "java Repro.java", needs: str = "JDK 11+") -> Template:
+    """A Java reproducer: ``statement`` makes ``u``; it and its ``host`` expression are printed."""
+    return Template("Java", "Repro.java",
+                    "public class Repro {{\n    public static void main(String[] args) throws Exception {{\n"
+                    f"        {statement}\n        System.out.println(u);\n        System.out.println({host});\n"
+                    "    }}\n}}\n", run, needs=needs)
+_JS = "node repro.js"
+
+TEMPLATES: dict[str, Template] = {
+    "engine": Template("Python", "repro.py", "import engine\nu = engine.URL({input})\nprint(u.href)\nprint(u.hostname)\n",
+                       _PY, "import engine\nu = engine.URL({input}, {base})\nprint(u.href)\nprint(u.hostname)\n",
+                       "url-workbench's engine on the path"),
+    "urllib": Template("Python", "repro.py",
+                       "from urllib.parse import urlsplit\nu = urlsplit({input})\nprint(u.geturl())\nprint(u.hostname, u.port)\n",
+                       _PY, "from urllib.parse import urljoin, urlsplit\nu = urlsplit(urljoin({base}, {input}))\n"
+                            "print(u.geturl())\nprint(u.hostname, u.port)\n", "Python 3"),
+    "rfc3986": Template("Python", "repro.py", "import rfc3986\nu = rfc3986.uri_reference({input})\nprint(u.unsplit())\nprint(u.host, u.port)\n",
+                        _PY, "import rfc3986\nu = rfc3986.uri_reference({input}).resolve_with({base})\nprint(u.unsplit())\nprint(u.host, u.port)\n",
+                        "pip install rfc3986"),
+    "yarl": Template("Python", "repro.py", "from yarl import URL\nu = URL({input})\nprint(u)\nprint(u.raw_host, u.port)\n",
+                     _PY, "from yarl import URL\nu = URL({base}).join(URL({input}))\nprint(u)\nprint(u.raw_host, u.port)\n",
+                     "pip install yarl"),
+    "urllib3": Template("Python", "repro.py", "from urllib3.util import parse_url\nu = parse_url({input})\nprint(u.url)\nprint(u.host, u.port)\n",
+                        _PY, needs="pip install urllib3"),
+    "hyperlink": Template("Python", "repro.py", "import hyperlink\nu = hyperlink.URL.from_text({input})\nprint(u.to_text())\nprint(u.host, u.port)\n",
+                          _PY, "import hyperlink\nu = hyperlink.URL.from_text({base}).click({input})\nprint(u.to_text())\nprint(u.host, u.port)\n",
+                          "pip install hyperlink"),
+    "httptools": Template("Python", "repro.py", "import httptools\nu = httptools.parse_url({input}.encode())\nprint(u.schema, u.host, u.port, u.path)\n",
+                          _PY, needs="pip install httptools"),
+    "pywhatwgurl": Template("Python", "repro.py", "from pywhatwgurl import URL\nu = URL({input})\nprint(u.href)\nprint(u.hostname)\n",
+                            _PY, "from pywhatwgurl import URL\nu = URL({input}, {base})\nprint(u.href)\nprint(u.hostname)\n",
+                            "pip install pywhatwgurl"),
+    "node": Template("JavaScript", "repro.js", "const u = new URL({input});\nconsole.log(u.href);\nconsole.log(u.hostname);\n",
+                     _JS, "const u = new URL({input}, {base});\nconsole.log(u.href);\nconsole.log(u.hostname);\n", "Node.js"),
+    "whatwg-url": Template("JavaScript", "repro.js",
+                           "const {{ URL }} = require(\"whatwg-url\");\nconst u = new URL({input});\nconsole.log(u.href);\nconsole.log(u.hostname);\n",
+                           _JS, "const {{ URL }} = require(\"whatwg-url\");\nconst u = new URL({input}, {base});\n"
+                                "console.log(u.href);\nconsole.log(u.hostname);\n", "npm install whatwg-url"),
+    "node-legacy-url": Template("JavaScript", "repro.js",
+                                "const url = require(\"url\");\nconst u = url.parse({input});\nconsole.log(u.href);\nconsole.log(u.hostname);\n",
+                                _JS, "const url = require(\"url\");\nconst u = url.parse(url.resolve({base}, {input}));\n"
+                                     "console.log(u.href);\nconsole.log(u.hostname);\n", "Node.js"),
+    "url-parse": Template("JavaScript", "repro.js",
+                          "const URLParse = require(\"url-parse\");\nconst u = new URLParse({input}, {{}});\nconsole.log(u.href);\nconsole.log(u.hostname);\n",
+                          _JS, "const URLParse = require(\"url-parse\");\nconst u = new URLParse({input}, {base});\n"
+                               "console.log(u.href);\nconsole.log(u.hostname);\n", "npm install url-parse"),
+    "chromium": Template("JavaScript", "repro.js", "// in the browser's console\nconst u = new URL({input});\nconsole.log(u.href);\nconsole.log(u.hostname);\n",
+                         "paste into the browser's developer console", needs="the browser"),
+    "firefox": Template("JavaScript", "repro.js", "// in the browser's console\nconst u = new URL({input});\nconsole.log(u.href);\nconsole.log(u.hostname);\n",
+                        "paste into the browser's developer console", needs="the browser"),
+    "go-net-url": Template("Go", "repro.go",
+                           "package main\n\nimport (\n\t\"fmt\"\n\t\"net/url\"\n)\n\nfunc main() {{\n\tu, err := url.Parse({input})\n"
+                           "\tif err != nil {{\n\t\tfmt.Println(\"error:\", err)\n\t\treturn\n\t}}\n\tfmt.Println(u.String())\n"
+                           "\tfmt.Println(u.Hostname())\n}}\n", "go run repro.go",
+                           "package main\n\nimport (\n\t\"fmt\"\n\t\"net/url\"\n)\n\nfunc main() {{\n"
+                           "\tbase, _ := url.Parse({base})\n\tref, err := url.Parse({input})\n"
+                           "\tif err != nil {{\n\t\tfmt.Println(\"error:\", err)\n\t\treturn\n\t}}\n"
+                           "\tu := base.ResolveReference(ref)\n\tfmt.Println(u.String())\n\tfmt.Println(u.Hostname())\n}}\n",
+                           needs="Go"),
+    "java-url": _java("java.net.URL u = new java.net.URL({input});", "u.getHost()"),
+    "java-uri": _java("java.net.URI u = new java.net.URI({input});", "u.getHost()"),
+    "okhttp": _java("okhttp3.HttpUrl u = okhttp3.HttpUrl.get({input});", "u.host()",
+                    "java -cp okhttp.jar:okio.jar:kotlin-stdlib.jar Repro.java", "OkHttp, Okio, Kotlin stdlib jars"),
+    "apache-httpclient5": _java("java.net.URI u = new org.apache.hc.core5.net.URIBuilder({input}).build();", "u.getHost()",
+                                "java -cp httpcore5.jar Repro.java", "httpcore5 jar"),
+    "spring-uricomponents": _java(
+        "var u = org.springframework.web.util.UriComponentsBuilder.fromUriString({input}).build();", "u.getHost()",
+        "java -cp spring-web.jar:spring-core.jar Repro.java", "spring-web, spring-core jars"),
+    "spring-uricomponents-whatwg": _java(
+        "var u = org.springframework.web.util.UriComponentsBuilder.fromUriString({input}, "
+        "org.springframework.web.util.UriComponentsBuilder.ParserType.WHAT_WG).build();", "u.getHost()",
+        "java -cp spring-web.jar:spring-core.jar Repro.java", "spring-web 6.2+, spring-core jars"),
+    "dotnet-system-uri": Template("C#", "Repro.cs",
+                                  "using System;\n\nclass Repro {{\n    static void Main() {{\n"
+                                  "        var u = new Uri({input}, UriKind.Absolute);\n        Console.WriteLine(u.AbsoluteUri);\n"
+                                  "        Console.WriteLine(u.Host);\n    }}\n}}\n", "mcs Repro.cs && mono Repro.exe",
+                                  needs="Mono or .NET"),
+    "rust-url": Template("Rust", "main.rs",
+                         "// Cargo.toml: [dependencies] url = \"2\"\nfn main() {{\n    match url::Url::parse({input}) {{\n"
+                         "        Ok(u) => println!(\"{{}}\\n{{:?}}\", u, u.host_str()),\n        Err(e) => println!(\"error: {{}}\", e),\n    }}\n}}\n",
+                         "cargo run", needs="cargo, the url crate"),
+    "ruby-uri-rfc3986": Template("Ruby", "repro.rb", "require \"uri\"\nu = URI::RFC3986_Parser.new.parse({input})\nputs u.to_s\nputs u.host.inspect\n",
+                                 "ruby repro.rb", needs="Ruby"),
+    "ruby-uri-rfc2396": Template("Ruby", "repro.rb", "require \"uri\"\nu = URI::RFC2396_Parser.new.parse({input})\nputs u.to_s\nputs u.host.inspect\n",
+                                 "ruby repro.rb", needs="Ruby"),
+    "php-parse-url": Template("PHP", "repro.php", "<?php\nvar_dump(parse_url({input}));\n", "php repro.php", needs="PHP"),
+    "perl-uri": Template("Perl", "repro.pl", "use URI;\nmy $u = URI->new({input});\nprint $u->as_string, \"\\n\";\n"
+                                             "print(($u->can(\"host\") ? $u->host : \"(no host)\"), \"\\n\");\n",
+                         "perl repro.pl", needs="Perl, URI"),
+    "libcurl": Template("C", "repro.c",
+                        "#include <curl/curl.h>\n#include <stdio.h>\n\nint main(void) {{\n    CURLU *h = curl_url();\n"
+                        "    CURLUcode rc = curl_url_set(h, CURLUPART_URL, {input}, CURLU_NON_SUPPORT_SCHEME);\n"
+                        "    if (rc) {{ printf(\"error: %s\\n\", curl_url_strerror(rc)); return 0; }}\n"
+                        "    char *url = NULL, *host = NULL;\n    curl_url_get(h, CURLUPART_URL, &url, 0);\n"
+                        "    curl_url_get(h, CURLUPART_HOST, &host, 0);\n    printf(\"%s\\n%s\\n\", url, host ? host : \"(no host)\");\n"
+                        "    curl_url_cleanup(h);\n    return 0;\n}}\n", "cc repro.c -lcurl && ./a.out", needs="libcurl 7.62+"),
+    "ada_url": Template("C++", "repro.cpp",
+                        "#include \"ada.h\"\n#include <iostream>\n\nint main() {{\n"
+                        "    auto u = ada::parse<ada::url_aggregator>({input});\n    if (!u) {{ std::cout << \"failure\\n\"; return 0; }}\n"
+                        "    std::cout << u->get_href() << \"\\n\" << u->get_hostname() << \"\\n\";\n}}\n",
+                        "c++ -std=c++20 repro.cpp ada.cpp && ./a.out", needs="ada's single-header release (ada.h, ada.cpp)"),
+    "upa_url": Template("C++", "repro.cpp",
+                        "#include \"upa/url.h\"\n#include <iostream>\n\nint main() {{\n    upa::url u;\n"
+                        "    if (upa::success(u.parse({input}, nullptr))) std::cout << u.href() << \"\\n\" << u.hostname() << \"\\n\";\n"
+                        "    else std::cout << \"failure\\n\";\n}}\n", "c++ -std=c++17 repro.cpp -lupa_url && ./a.out", needs="upa URL"),
+    # validators: the call the workbench's validator adapter makes (urlwb/ssrf/validators/*)
+    "validators": Template("Python", "repro.py", "import validators\nprint(validators.url({input}, private=False))\n",
+                           _PY, needs="pip install validators"),
+    "ip": Template("JavaScript", "repro.js", "const ip = require(\"ip\");\nconst host = new URL({input}).hostname.replace(/^\\[|\\]$/g, \"\");\n"
+                   "console.log(host, \"isPrivate:\", ip.isPrivate(host));\n", _JS, needs="npm install ip"),
+    "private-ip": Template("JavaScript", "repro.js", "const isPrivateIp = require(\"private-ip\");\n"
+                           "const host = new URL({input}).hostname.replace(/^\\[|\\]$/g, \"\");\n"
+                           "console.log(host, \"private:\", isPrivateIp(host));\n", _JS, needs="npm install private-ip"),
+}
+
+#: Node's URLSearchParams (urlencoded findings of the node oracle: the form parser)
+SEARCH_PARAMS = Template("JavaScript", "repro.js", "const p = new URLSearchParams({input});\nconsole.log(JSON.stringify([...p]));\n",
+                         _JS, needs="Node.js")
+
+
+#: a long input as prefix + piece repeated + suffix, by language (growth findings)
+REPEAT = {"Python": "{p} + {x} * {n} + {s}", "JavaScript": "{p} + {x}.repeat({n}) + {s}",
+          "Java": "{p} + {x}.repeat({n}) + {s}", "Ruby": "{p} + {x} * {n} + {s}"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Reproducer:
+    parser: str
+    language: str
+    file: str
+    code: str
+    run: str
+    needs: str
+
+
+def _template(rec: dict) -> Template | None:
+    base = rec["parser"].partition("@")[0]
+    if base == "node" and (rec.get("rule") or "").startswith("urlencoded"):
+        return SEARCH_PARAMS
+    return TEMPLATES.get(base)
+
+
+def reproducer(rec: dict) -> Reproducer | None:
+    """The reproducer of finding ``rec`` (its parser's template, its input and base as literals
+    of the language); None when its parser has no template (a user's adapter) or it needs a base
+    the template cannot take."""
+    t = _template(rec)
+    if t is None:
+        return None
+    code = t.code
+    base = rec.get("base")
+    if base is not None:
+        if t.with_base is None:
+            return None
+        code = t.with_base
+    shape = rec.get("input_shape")
+    if shape:   # a long input (growth): built by repetition, as the survey built it
+        form = REPEAT.get(t.language)
+        if form is None:
+            return None
+        lit = lambda x: literal(x, t.language)  # noqa: E731
+        expression = form.format(p=lit(shape["prefix"]), x=lit(shape["piece"]), n=shape["count"], s=lit(shape["suffix"]))
+    else:
+        expression = literal(rec["input"], t.language)
+    filled = code.format(input=expression, base=literal(base, t.language) if base is not None else "null")
+    return Reproducer(rec["parser"], t.language, t.file, filled, t.run, t.needs)
+
+
+def version_of(rec: dict) -> str:
+    name, _, asked = rec["parser"].partition("@")
+    return asked or rec.get("parser_version") or rec.get("version") or "(version not recorded)"
+
+
+def title(rec: dict) -> str:
+    name = rec["parser"].partition("@")[0]
+    v = rec["verdict"]
+    what = {"crash": "throws an undocumented exception", "hang": "does not return",
+            "superlinear": "takes super-linear time", "unstable": "changes its answer on re-parse"}.get(
+        v["cause"], f"reads the {v['cause']} otherwise than its spec")
+    shown = rec["input"] if len(rec["input"]) <= 60 else rec["input"][:57] + "..."
+    return f"{name} {version_of(rec)} {what} on {json.dumps(shown, ensure_ascii=False)}"
+
+
+def slug(rec: dict) -> str:
+    """A file-name-safe name for the finding's folder."""
+    return re.sub(r"[^A-Za-z0-9@._-]+", "-", rec["signature"]).strip("-")[:100] or "finding"
+
+
+def draft(rec: dict, repro: Reproducer | None = None) -> str:
+    """The draft upstream report of finding ``rec`` (Markdown)."""
+    repro = repro if repro is not None else reproducer(rec)
+    v = rec["verdict"]
+    name = rec["parser"].partition("@")[0]
+    spec = {"whatwg-url": "the WHATWG URL Standard", "rfc3986": "RFC 3986", "rfc3987": "RFC 3987",
+            "rfc2396": "RFC 2396", "own": f"{name}'s own documentation"}[v["spec"]["name"]]
+    up = v.get("upstream")
+    lines = [f"# {title(rec)}", "",
+             f"- **Parser**: {name} {version_of(rec)}" + (f" ({rec['language']})" if rec.get("language") else ""),
+             f"- **Input**: `{json.dumps(rec['input'], ensure_ascii=False)}`"
+             + (f", base `{json.dumps(rec['base'], ensure_ascii=False)}`" if rec.get("base") is not None else ""),
+             f"- **Contract**: {spec}: {v['spec']['clause']}",
+             f"- **Tracker**: {TRACKERS.get(name, 'unknown')}", "",
+             "## Expected", "",
+             f"Per {spec} ({v['spec']['clause']})"
+             + (f": `{rec['expected']}`" if rec.get("expected") else "") + ".",
+             "", "## Observed", "", f"`{rec.get('observed') or rec.get('summary') or '(see the reproducer)'}`", "",
+             v.get("reason") or "", ""]
+    if repro is not None:
+        lines += ["## Reproducer", "", f"```{repro.language.lower().replace('#', 'sharp').replace('++', 'pp')}",
+                  repro.code.rstrip(), "```", "", f"Run: `{repro.run}`" + (f" (needs {repro.needs})" if repro.needs else ""), ""]
+    else:
+        lines += ["## Reproducer", "", f"No template for {name}: `{rec.get('command') or ''}` shows it with url-workbench.", ""]
+    lines += ["## Upstream", ""]
+    if up:
+        lines.append(f"Already known: {up['url']} ({up['state']}"
+                     + (f", fixed in {up['fixed_in']}" if up.get("fixed_in") else "") + "): this draft is not to be filed again.")
+    else:
+        lines.append(f"No upstream report known to url-workbench (`urlwb/verdicts/upstream.toml`); search {TRACKERS.get(name, 'the tracker')} before filing.")
+    if rec.get("command"):
+        lines += ["", f"Found with url-workbench: `{rec['command']}`."]
+    return "\n".join(lines).rstrip() + "\n"

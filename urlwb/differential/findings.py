@@ -88,7 +88,7 @@ def records(res: DiffResult) -> list[dict]:
         cause = verdict["cause"]
         out.append(record.make_finding(
             input=_cut(text), base=base, parser=name, signature=sig,
-            rule=record.rule("differential" if f.cls != "unstable" else "unstable", cause),
+            rule=record.rule(f.cls, f.cause),   # the kind of finding: its class and cause, as the signature
             verdict=verdict, parser_version=res.versions.get(name), command=diff_command(text, name, base, ref),
             summary=f"{classify.TITLES.get(f.cls, f.cls)}: {name} reads {reading(mine)[:200]}; "
                     f"{standard} reads {reading(std)[:200]}",

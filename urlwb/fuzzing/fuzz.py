@@ -28,7 +28,7 @@ import time
 
 from urlwb import children, corpus_store
 from urlwb.fuzzing import triage
-from urlwb.cliutil import add_jobs, add_minimize_seconds, add_targets, jobs_flag, seconds_flag
+from urlwb.cliutil import add_jobs, add_minimize_seconds, add_seconds, add_targets, alias, jobs_flag, seconds_flag
 from urlwb.errors import UsageError, WriteError
 from urlwb.fuzzing.minimize import fuzzer_env, target_command
 from urlwb.fuzzing.triage import artifact_dir
@@ -342,15 +342,15 @@ def summary_table(results: list[RunResult], triaged) -> str:
 
 def add_arguments(parser) -> None:
     add_targets(parser, required=True)
-    parser.add_argument("--time", type=float, default=60.0, metavar="S",
-                        help="seconds per target (default 60)")
+    add_seconds(parser, "fuzzing each target", 60.0, dest="time")
+    alias(parser, "--time", "--seconds")
     add_jobs(parser, "libFuzzer -fork workers (1: in-process)")
     parser.add_argument("--no-triage", action="store_true", help="leave artifacts untriaged")
     add_minimize_seconds(parser)
 
 
 def run(args) -> int:
-    seconds_flag("--time", args.time)
+    seconds_flag("--seconds", args.time)
     jobs_flag(args.jobs)
     seconds_flag("--minimize-seconds", args.minimize_seconds)
     targets = corpus_store.resolve_targets(args.targets)

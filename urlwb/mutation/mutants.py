@@ -51,8 +51,8 @@ import threading
 import time
 import tomllib
 
-from urlwb import corpus_store
-from urlwb.cliutil import add_jobs, add_seed
+from urlwb import children, corpus_store
+from urlwb.cliutil import add_jobs, add_out, add_seconds, add_seed, alias
 from urlwb.errors import UsageError
 from urlwb.mutation.killsuite import UNIT_TESTS
 
@@ -631,10 +631,10 @@ def add_arguments(parser) -> None:
                         help="only write the report of the session as it is")
     parser.add_argument("--timeout-factor", type=float, default=10.0, metavar="F",
                         help="a check may take F times its time on the unmutated engine (default 10)")
-    parser.add_argument("--min-timeout", type=float, default=20.0, metavar="S",
-                        help="... and at least S seconds (default 20)")
-    parser.add_argument("--out", type=pathlib.Path, default=REPORT_DIR, metavar="DIR",
-                        help="where report.md, report.html and results.json go (default reports/mutants)")
+    add_seconds(parser, "a check's least timeout, beside --timeout-factor", 20.0,
+                name="--min-timeout-seconds", dest="min_timeout")
+    alias(parser, "--min-timeout", "--min-timeout-seconds")
+    add_out(parser, "the folder of report.md, report.html and results.json", REPORT_DIR)
 
 
 def run(args) -> int:

@@ -26,10 +26,10 @@ import subprocess
 import sys
 import time
 
-from urlwb import corpus_store, oracles
+from urlwb import children, corpus_store, oracles, progress
 from urlwb.oracles import manifests
 from urlwb.oracles.versions import installs
-from urlwb.cliutil import add_seed, count_flag, seconds_flag
+from urlwb.cliutil import add_minutes, add_oracle, add_out, add_parsers, add_seed, alias, count_flag, minutes_flag, seconds_flag
 from urlwb.errors import UsageError
 from urlwb.ssrf import catalog, fetchers, hunt, inputs, policy, regress, report
 
@@ -39,25 +39,25 @@ MINIMIZE_SECONDS = 120.0
 
 
 def add_arguments(p) -> None:
-    p.add_argument("--validator", action="append", default=[], metavar="SPEC",
-                   help="NAME (shipped), NAME@VERSION (npm/PyPI/Maven release), NAME=CMD or NAME=py:module:function; "
-                        "repeatable (default: [tool.urlwb.validators], else every shipped one)")
+    add_oracle(p, "a validator: NAME (shipped), NAME@VERSION (npm/PyPI/Maven release), NAME=CMD or "
+                  "NAME=py:module:function (default: [tool.urlwb.validators], else every shipped one)",
+               dest="validator")
+    alias(p, "--validator", "--oracle")
     installs.add_flag(p)   # NAME@VERSION installs run no package code without it
-    p.add_argument("--fetchers", default=None, metavar="LIST",
-                   help="URL parsers whose hosts are fetched (names or groups as --parsers; default: all)")
+    add_parsers(p, "the URL parsers whose hosts are fetched (default: all)", None, dest="fetchers")
+    alias(p, "--fetchers", "--parsers")
     p.add_argument("--deny", default=None, metavar="LIST",
                    help="denied destinations: private, loopback, metadata, link-local, and host names, "
                         "addresses or networks (default: the four categories)")
     p.add_argument("--allow", default=None, metavar="HOSTS",
                    help="an allow-list: connecting anywhere else is a bypass too")
-    p.add_argument("--minutes", type=float, default=2.0, help="time for the hunt (default 2)")
+    add_minutes(p, "the hunt", 2.0)
     add_seed(p, "the random phase and of the spellings' mixed radices")
-    p.add_argument("--out", type=pathlib.Path, default=DEFAULT_OUT, metavar="DIR",
-                   help=f"report folder (default {DEFAULT_OUT}/)")
+    add_out(p, "the report folder", DEFAULT_OUT)
     p.add_argument("--no-file", action="store_true", help="file no regress entries")
     p.add_argument("--batch", type=int, default=hunt.BATCH, help="inputs per batch (default %(default)s)")
     p.add_argument("--guided-seconds", type=float, default=20.0, metavar="S",
-                   help="coverage-guided search per Python validator (atheris) and npm validator (V8 block coverage, guided.mjs), before the random phase; "
+                   help="seconds of coverage-guided search per Python validator (atheris) and npm validator (V8 block coverage, guided.mjs), before the random phase; "
                         "0: none (default %(default)s)")
 
 
@@ -93,7 +93,7 @@ def _version_key(v: str) -> tuple:
 
 def run(args) -> int:
     installs.from_args(args)
-    seconds_flag("--minutes", args.minutes * 60)
+    minutes_flag("--minutes", args.minutes)
     count_flag("--batch", args.batch)
     pol = policy.parse(args.deny, args.allow)
     fetcher_names = _fetcher_names(args.fetchers)

@@ -32,9 +32,10 @@ import pathlib
 import sys
 import time
 
-from urlwb import oracles
-from urlwb.cliutil import count_flag, short
+from urlwb import oracles, progress
+from urlwb.cliutil import add_out, count_flag, short
 from urlwb.errors import UsageError
+from urlwb.htmlpage import code_cell
 from urlwb.oracles.versions import builds, names, registries
 
 DEFAULT_OUT = pathlib.Path("reports") / "bisect"
@@ -59,8 +60,7 @@ def add_arguments(p) -> None:
                         "where a fix was backported)")
     p.add_argument("--question", choices=QUESTIONS, default=None,
                    help="host oracles: the question (default to-ascii, else the oracle's first)")
-    p.add_argument("--out", type=pathlib.Path, default=None, metavar="DIR",
-                   help=f"report folder (default {DEFAULT_OUT})")
+    add_out(p, f"the report folder (default {DEFAULT_OUT})", None)
     p.add_argument("--rebuild", action="store_true", help="build again even where the cache has a build")
     p.epilog = ("How every change is found: the oldest and newest versions are asked, and the oldest and "
                 "newest release of every maintenance line (5.3.x, 6.0.x, ...: a fix backported to an older line "

@@ -318,9 +318,13 @@ def run(args) -> int:
 def guarded(errors: list[dict], round_name: str, run_round, default):
     """Run one round of the campaign; an exception of any type is written down (round, one
     line, traceback) and the campaign goes on with ``default``. KeyboardInterrupt still stops
-    the campaign (Ctrl-C): findings filed so far are on disk."""
+    the campaign (Ctrl-C): findings filed so far are on disk. A round is heard from every few
+    seconds (:mod:`urlwb.progress`), but the fuzzing, which has its live line."""
     try:
-        return run_round()
+        if round_name == "fuzzing":
+            return run_round()
+        with speaking.heartbeat(f"campaign: {round_name}", after=speaking.EVERY):
+            return run_round()
     except Exception as exc:  # noqa: BLE001 - whatever a round raises must not stop the others
         line = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
         print(f"round failed: {round_name}: {line} (the campaign goes on)", file=sys.stderr)

@@ -25,12 +25,14 @@ from dataclasses import dataclass, field
 
 import engine
 from urlwb import corpus_store, oracles
+from urlwb import progress as saying
 from urlwb.differential import classify
 from urlwb.differential import generate
 from urlwb.cliutil import load_json, short
 from urlwb.errors import UsageError
 from urlwb.fuzzdata import Reader, Writer, decode_text, encode_text
 from urlwb.oracles.hosts import close_hosts, load_hosts
+
 
 
 # --- inputs ------------------------------------------------------------------------------------
@@ -234,6 +236,7 @@ def diff(items, names, reference=None, reparse=True, hosts=True, progress=False,
 
     def done(name: str, outcome) -> None:
         recs, again, cost = outcome
+        said.advance(note=f"{name} {cost:.1f} s")
         res.records[name], res.cost[name] = recs, cost
         if again is not None:
             res.reparsed[name] = again
@@ -245,6 +248,18 @@ def diff(items, names, reference=None, reparse=True, hosts=True, progress=False,
                   file=sys.stderr)
 
     apart = [n for n, o in loaded.items() if getattr(o, "runs_apart", False)]
+    # k of N parsers, and a line every few seconds while a slow one works (quiet for a quick diff)
+    with saying.task(f"urlwb diff: {len(items):,} inputs, each parser in turn", total=len(loaded), beat=True,
+                     after=0 if progress else saying.EVERY) as said:
+        _ask_all(res, loaded, apart, one, done, pairs, hosts and reference, said)
+    res.seconds = time.perf_counter() - start
+    if progress:
+        print(f"  wall time {res.seconds:.2f} s for {len(items)} inputs and {len(loaded)} parsers", file=sys.stderr)
+    return res
+
+
+def _ask_all(res, loaded, apart, one, done, pairs, hosts, said) -> None:
+    """Every parser asked (the ones apart from their own threads), then compared; the host round."""
     try:
         with ThreadPoolExecutor(max_workers=max(1, len(apart)), thread_name_prefix="urlwb-diff") as pool:
             futures = {n: pool.submit(one, n, loaded[n]) for n in apart}
@@ -261,14 +276,11 @@ def diff(items, names, reference=None, reparse=True, hosts=True, progress=False,
         oracles.close_all(loaded)
     res.records = {n: res.records[n] for n in loaded}
     _compare(res, pairs)
-    if hosts and reference:
+    if hosts:
         t0 = time.perf_counter()
+        said.note = "the host oracles"
         host_round(res, pairs)
         res.cost["host oracles"] = time.perf_counter() - t0
-    res.seconds = time.perf_counter() - start
-    if progress:
-        print(f"  wall time {res.seconds:.2f} s for {len(items)} inputs and {len(loaded)} parsers", file=sys.stderr)
-    return res
 
 
 def trouble_lines(res: DiffResult) -> list[str]:

@@ -138,12 +138,13 @@ def _require_oracle(name: str) -> str:
     return loaded[name].version
 
 
-def _progress(target: str, budget: float, judge: Judge | None):
+def _progress(said: progress.Task, judge: Judge | None):
+    """The fuzzer's status lines as progress: seconds of the budget, executions, kept, found."""
     def show(elapsed: float, stats: runners.Stats) -> None:
-        found = "" if judge is None else (f"  signatures {len(judge.hunted)} "
+        found = "" if judge is None else (f", signatures {len(judge.hunted)} "
                                           f"({sum(f.new for f in judge.hunted.values())} new)")
-        print(f"[hunt {target}] {elapsed:5.0f}s/{budget:.0f}s  execs {stats.execs:>10,}  "
-              f"kept {stats.kept:>5}{found}", file=sys.stderr, flush=True)
+        said.advance(max(0, int(elapsed) - said.done),
+                     note=f"execs {stats.execs:,}, kept {stats.kept}{found}")
     return show
 
 
@@ -168,7 +169,8 @@ def hunt(args, target: targets.Target, runner: runners.Runner, seconds: float) -
         judge = Judge(target.name, found_by=command, file=target.build is None)
         t0 = time.monotonic()
         print(f"urlwb hunt: judging the {len(inputs):,} seed inputs ({kind})", file=sys.stderr, flush=True)
-        judge.baseline(inputs)
+        with progress.heartbeat(f"urlwb hunt: judging the {len(inputs):,} seed inputs", after=progress.EVERY):
+            judge.baseline(inputs)
         print(f"urlwb hunt: {len(judge.generated)} signatures in the seed inputs "
               f"({time.monotonic() - t0:.1f} s)", file=sys.stderr, flush=True)
         if judge.crashed:
@@ -182,8 +184,9 @@ def hunt(args, target: targets.Target, runner: runners.Runner, seconds: float) -
 
     print(f"urlwb hunt: fuzzing {target.name} for {seconds:.0f} s "
           f"({target.language}, guided by {', '.join(target.instrument)})", file=sys.stderr, flush=True)
-    stats = runners.hunt_loop(runner, seconds, on_batch if judge else None, every=args.every,
-                              progress=_progress(target.name, seconds, judge))
+    with progress.task(f"urlwb hunt {target.name}: seconds of fuzzing", total=int(seconds), beat=True) as said:
+        stats = runners.hunt_loop(runner, seconds, on_batch if judge else None, every=args.every,
+                                  progress=_progress(said, judge))
     if judge is not None:
         judge.close()
     kept = [decode_text(b) for b in runner.kept().values()]

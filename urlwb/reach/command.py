@@ -101,18 +101,21 @@ def run(args) -> int:
     described = f"{len(items):,} ({what})"
     print(f"reach: {len(names)} parsers, {described}", flush=True)
     reaches, skipped, failed = [], {}, []
-    for name in names:
-        print(f"  {name} ...", flush=True)
-        try:
-            got = measure_one(name, items, log=lambda line: print(line, flush=True))
-        except (RuntimeError, OSError) as exc:
-            failed.append(f"{name}: {exc}")
-            skipped[name] = f"the measurement failed: {exc}"
-            continue
-        if isinstance(got, str):
-            skipped[name] = got
-        else:
-            reaches.append(got)
+    with progress.task(f"urlwb reach: {described}", total=len(names), beat=True) as said:
+        for name in names:
+            said.advance(0, note=f"now {name}")
+            try:
+                got = measure_one(name, items, log=lambda line: print(line, flush=True))
+            except (RuntimeError, OSError) as exc:
+                failed.append(f"{name}: {exc}")
+                skipped[name] = f"the measurement failed: {exc}"
+                said.advance(note=f"{name} failed")
+                continue
+            if isinstance(got, str):
+                skipped[name] = got
+            else:
+                reaches.append(got)
+            said.advance(note=name)
     command = " ".join(["urlwb reach", *(shlex.quote(a) for a in sys.argv[2:] if sys.argv[1:2] == ["reach"])])
     print(report.terminal(reaches, skipped))
     for path in report.write(reaches, skipped, described, command, args.out, args.top):

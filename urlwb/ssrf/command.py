@@ -129,12 +129,16 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped) -> int:
     stream = itertools.chain(found, first, inputs.random_inputs(targets, decoy, args.seed))
     print(f"hunting: {len(first):,} systematic inputs, then random ones, for {args.minutes:g} min "
           f"({len(validators)} validators x {len(fetcher_oracles)} fetchers)", flush=True)
-    res = hunt.hunt(asker, pol, stream, args.minutes * 60, len(first), batch=args.batch)
+    with progress.task("urlwb ssrf: seconds of the hunt", total=int(args.minutes * 60), beat=True) as said:
+        res = hunt.hunt(asker, pol, stream, args.minutes * 60, len(first), batch=args.batch,
+                        progress=lambda line: said.advance(max(0, int(time.monotonic() - said.started) - said.done),
+                                                           note=line.strip()))
     res.guided = guided_lines
     t0 = time.monotonic()
     cells = {(v, f, cat): w for (v, f), c in res.cells.items() for cat, w in c.witnesses.items()}
-    best, rounds = hunt.minimize(asker, pol, cells, seconds=MINIMIZE_SECONDS)
-    print(f"minimized {len(best)} witnesses in {rounds} rounds, {time.monotonic() - t0:.0f} s", flush=True)
+    with progress.heartbeat(f"urlwb ssrf: minimizing {len(cells)} witnesses", after=progress.EVERY):
+        best, rounds = hunt.minimize(asker, pol, cells, seconds=MINIMIZE_SECONDS)
+    print(f"minimized {len(best)} witnesses in {rounds} batches, {time.monotonic() - t0:.0f} s", flush=True)
 
     history, hist_witness = [], {}
     for old, new in _history_pairs(declared, validators):
@@ -226,8 +230,9 @@ def _guided(args, declared, validators, fetcher_oracles, seeds: list[str], lines
         print(f"guided: {name} under atheris for {args.guided_seconds:g} s against {', '.join(here)}", flush=True)
         penv = {**os.environ, **env, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
         try:
-            r = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, env=penv,
-                               timeout=args.guided_seconds + 120)
+            with progress.heartbeat(f"urlwb ssrf: guided search in {name}"):
+                r = children.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, env=penv,
+                                 timeout=args.guided_seconds + 120)
         except subprocess.TimeoutExpired:
             print(f"  {name}: the guided run did not end in time")
             continue
@@ -271,8 +276,9 @@ def _guided_js(args, d, seeds: list[str], folder: pathlib.Path, lines_out: list[
            str(int(args.guided_seconds)), str(getattr(args, "seed", 1) or 1), str(DICTIONARY)]
     print(f"guided: {d.name} under V8 block coverage for {args.guided_seconds:g} s", flush=True)
     try:
-        r = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                           timeout=args.guided_seconds + 120, cwd=adapter.parent)
+        with progress.heartbeat(f"urlwb ssrf: guided search in {d.name}"):
+            r = children.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                             timeout=args.guided_seconds + 120, cwd=adapter.parent)
     except (subprocess.TimeoutExpired, OSError) as exc:
         said = f"{d.name}: the guided run did not end ({type(exc).__name__})"
         lines_out.append(said)

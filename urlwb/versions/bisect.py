@@ -314,11 +314,17 @@ def run(args) -> int:
     asker = Asker(pkg, args.input, args.base, args.question, args.rebuild, log)
 
     def ask(v):
+        said.note = f"{len(got_so_far)} asked of {len(versions)} releases, now {v}"
         a = asker.ask(v)
+        got_so_far.append(v)
         log(f"urlwb bisect: {parser}@{v}: " + (f"skipped ({a.skipped})" if a.skipped else a.text))
         return a
 
-    got = search(versions, ask, args.step, lines=not args.no_lines)
+    got_so_far: list[str] = []
+    # the releases asked are not known ahead (the search splits where answers differ): k asked
+    # of the N releases, and a line every few seconds while one builds
+    with progress.task(f"urlwb bisect {parser}", None, beat=True) as said:
+        got = search(versions, ask, args.step, lines=not args.no_lines)
     found = ranges(versions, got)
     seconds = time.monotonic() - t0
     std_text = (_record_text(asker.standard) if pkg.kind == "url"

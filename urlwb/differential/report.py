@@ -33,7 +33,7 @@ from urlwb.differential import classify
 from urlwb.differential import generate
 from urlwb.cliutil import short
 from urlwb.differential.run import DiffResult, Finding
-from urlwb.htmlpage import page
+from urlwb.htmlpage import code_cell, page
 
 WITNESSES = 3
 #: rows per group in the browsers' section
@@ -41,14 +41,7 @@ BROWSER_ROWS = 12
 BROWSERS = ("chromium", "firefox")
 
 
-def answer(r) -> str:
-    if r is None:
-        return "n/a"
-    if r.crash:
-        return f"{'HUNG' if r.hung else 'CRASH'} {r.crash}"
-    if r.failure:
-        return "failure"
-    return r.href if r.href is not None else "(no href)"
+answer = oracles.answer_text   # the one renderer of an answer
 
 
 def language(name: str) -> str:
@@ -198,7 +191,7 @@ def _host_confusion(res: DiffResult, idx: int, a: str, b: str) -> bool:
 
 
 def _md_cell(s: str, n: int = 80) -> str:
-    return "`" + short(s, n).replace("`", "'").replace("|", "\\|") + "`"
+    return code_cell(short(s, n))
 
 
 class _Witnesses:

@@ -249,8 +249,8 @@ def diff(items, names, reference=None, reparse=True, hosts=True, progress=False,
 
     apart = [n for n, o in loaded.items() if getattr(o, "runs_apart", False)]
     # k of N parsers, and a line every few seconds while a slow one works (quiet for a quick diff)
-    with saying.task(f"urlwb diff: {len(items):,} inputs, each parser in turn", total=len(loaded), beat=True,
-                     after=0 if progress else saying.EVERY) as said:
+    what = f"urlwb diff: {len(items):,} input{'s' if len(items) != 1 else ''}, each parser in turn"
+    with saying.task(what, total=len(loaded), beat=True, after=0 if progress else saying.EVERY) as said:
         _ask_all(res, loaded, apart, one, done, pairs, hosts and reference, said)
     res.seconds = time.perf_counter() - start
     if progress:

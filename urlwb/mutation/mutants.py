@@ -354,9 +354,9 @@ def run_suite(engine_root: pathlib.Path, timeouts: dict[str, float], *, default_
     start = time.perf_counter()
     err_path = (cwd or engine_root) / "killsuite.stderr"
     with open(err_path, "w+", encoding="utf-8", errors="replace") as err:
-        proc = subprocess.Popen([sys.executable, "-m", "urlwb.mutation.killsuite", *extra_args],
-                                stdout=subprocess.PIPE, stderr=err, text=True, env=env,
-                                cwd=cwd or engine_root, start_new_session=True)
+        proc = children.popen([sys.executable, "-m", "urlwb.mutation.killsuite", *extra_args],
+                              stdout=subprocess.PIPE, stderr=err, text=True, env=env,
+                              cwd=cwd or engine_root)
         if on_proc:
             on_proc(proc)
         lines: queue.Queue = queue.Queue()
@@ -381,7 +381,7 @@ def run_suite(engine_root: pathlib.Path, timeouts: dict[str, float], *, default_
             word, _, rest = line.partition(" ")
             if word == "READY":
                 if pathlib.Path(rest).resolve() != (engine_root / "engine").resolve():
-                    _kill(proc)
+                    children.release(proc)
                     raise RuntimeError(f"the kill suite imported the engine at {rest}, not "
                                        f"{engine_root / 'engine'}")
                 limit = default_timeout
@@ -399,8 +399,7 @@ def run_suite(engine_root: pathlib.Path, timeouts: dict[str, float], *, default_
             elif word == "DONE":
                 verdict = Verdict(False)
         verdict.seconds = round(time.perf_counter() - start, 3)
-        _kill(proc)
-        proc.wait()
+        children.release(proc)
     return verdict, passed
 
 

@@ -28,10 +28,11 @@ import time
 
 from urlwb import children, corpus_store, oracles, progress
 from urlwb.oracles import manifests
-from urlwb.oracles.versions import installs
+from urlwb.oracles.versions import installs, registries
+from urlwb.oracles.versions.catalog import VALIDATORS
 from urlwb.cliutil import add_minutes, add_oracle, add_out, add_parsers, add_seed, alias, count_flag, minutes_flag, seconds_flag
 from urlwb.errors import UsageError
-from urlwb.ssrf import catalog, fetchers, hunt, inputs, policy, regress, report
+from urlwb.ssrf import catalog, fetchers, hunt, inputs, install, policy, regress, report
 
 DEFAULT_OUT = pathlib.Path("reports") / "ssrf"
 #: the minimizer's own budget, after the hunt
@@ -65,11 +66,11 @@ def _fetcher_names(spec: str | None) -> list[str]:
     try:
         names = oracles.resolve_names(spec) if spec else fetchers.default_names()
     except ValueError as exc:
-        raise UsageError(f"--fetchers: {exc}") from None
+        raise UsageError(f"--parsers: {exc}") from None
     url_kind = set(fetchers.default_names())
     wrong = [n for n in names if n not in url_kind]
     if wrong:
-        raise UsageError(f"--fetchers: {wrong[0]} is not a URL parser")
+        raise UsageError(f"--parsers: {wrong[0]} is not a URL parser")
     return names
 
 
@@ -77,18 +78,25 @@ def _history_pairs(declared: list[catalog.Declared], started) -> list[tuple[str,
     """(older, newer) for each two started releases of one shipped validator, older first by
     their versions (the shipped pin counts as its hello line's version)."""
     by_base: dict[str, list[str]] = {}
+    d_base: dict[str, str] = {}
     for d in declared:
         if d.base and d.name in started:
             by_base.setdefault(d.base, []).append(d.name)
+            d_base[d.name] = d.base
     pairs = []
     for names in by_base.values():
-        ordered = sorted(names, key=lambda n: _version_key(started[n].version))
+        ordered = sorted(names, key=lambda n: _version_key(d_base[n], started[n].version))
         pairs += list(itertools.pairwise(ordered))
     return pairs
 
 
-def _version_key(v: str) -> tuple:
-    return tuple(int(p) if p.isdigit() else 0 for p in v.replace("-", ".").split("."))
+def _version_key(base: str, v: str):
+    """The one version order, the registry's (:func:`urlwb.oracles.versions.registries.sort_key`:
+    Guava's 33.0.0-jre after 32.1.3-jre, 1.0.0-rc.1 before 1.0.0); Maven's generic order for a
+    validator of no known registry."""
+    registry = (install.PACKAGES.get(base) or (None,))[0] or (
+        VALIDATORS[base].registry if base in VALIDATORS else "maven")
+    return registries.sort_key(registry)(v)
 
 
 def run(args) -> int:

@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 
+from urlwb import children
 from urlwb.errors import UsageError
 from urlwb.oracles import manifests
 from urlwb.oracles.versions import builds, installs
@@ -67,7 +68,7 @@ def installed(name: str, version: str) -> pathlib.Path | None:
 
 def _run(cmd: list[str], what: str) -> None:
     try:
-        r = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=TIMEOUT)
+        r = children.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         raise UsageError(f"{what}: the install did not finish in {TIMEOUT} s") from None
     except OSError as exc:

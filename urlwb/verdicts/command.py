@@ -140,7 +140,7 @@ def _node_search_params(text: str) -> list | str:
     """``new URLSearchParams(text)`` in the machine's node: its pairs, or why it could not run."""
     script = "process.stdout.write(JSON.stringify([...new URLSearchParams(process.argv[1])]))"
     try:
-        r = subprocess.run(["node", "-e", script, text], capture_output=True, timeout=20, text=True)
+        r = children.run(["node", "-e", script, text], capture_output=True, timeout=20, text=True)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"node could not run ({exc})"
     return json.loads(r.stdout) if r.returncode == 0 else f"node failed: {r.stderr.strip()[:120]}"
@@ -166,8 +166,7 @@ def filed_cause(parser: str, input: str) -> str | None:
     return CAUSE_HINTS.get((parser, input))
 
 
-def _md(s: str) -> str:
-    return s.replace("|", "\\|").replace("\n", " ")
+_md = cell   # the one table-cell escaper (urlwb.htmlpage)
 
 
 def headline_table() -> str:

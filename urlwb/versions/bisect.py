@@ -88,13 +88,7 @@ class Asked:
 
 
 def _record_text(r) -> str:
-    if r is None:
-        return "not applicable"
-    if r.crash:
-        return f"crash: {r.crash[:120]}"
-    if r.failure:
-        return "failure"
-    return f"host {r.host!r}, href {r.href!r}" if r.href is not None else f"host {r.host!r}, path {r.path!r}"
+    return oracles.answer_text(r, missing="not applicable", with_host=True)
 
 
 def _record_key(r) -> tuple:
@@ -394,8 +388,7 @@ def terminal(rep: dict) -> str:
 
 
 def markdown(rep: dict) -> str:
-    def cell(s) -> str:
-        return "`" + str(s).replace("`", "'").replace("|", "\\|") + "`" if s else ""
+    cell = code_cell
 
     out = [f"# urlwb bisect: {rep['parser']}", "",
            f"- input: {cell(short(rep['input'], 200))}" + (f", base {cell(short(rep['base'], 200))}" if rep["base"] else ""),

@@ -116,7 +116,7 @@ class Task:
             if self._quiet():
                 return
             if self._bar is not None:
-                self._bar.update(self._id, advance=steps, note=self.note)
+                self._bar.update(self._id, advance=steps, note=self.note, total=self.total)
             elif time.monotonic() - self._said >= self.every:
                 self._line()
 

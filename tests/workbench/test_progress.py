@@ -124,6 +124,7 @@ def test_a_task_inside_a_bar_speaks_in_lines(monkeypatch):
 
 #: the long loops and blocking calls, each of which must speak through urlwb.progress
 LONG = ["urlwb/differential/run.py", "urlwb/growth/survey.py", "urlwb/hunt/command.py",
+        "urlwb/mutation/mutants.py", "urlwb/measure/compare_rev.py",
         "urlwb/reach/command.py", "urlwb/versions/bisect.py", "urlwb/ssrf/command.py",
         "urlwb/oracles/versions/builds.py", "urlwb/oracles/versions/installs.py",
         "urlwb/oracles/versions/registries.py", "urlwb/campaign/run.py", "scripts/build_oracles.py"]

@@ -51,7 +51,7 @@ import threading
 import time
 import tomllib
 
-from urlwb import children, corpus_store
+from urlwb import children, corpus_store, progress
 from urlwb.cliutil import add_jobs, add_out, add_seconds, add_seed, alias
 from urlwb.errors import UsageError
 from urlwb.mutation.killsuite import UNIT_TESTS
@@ -508,7 +508,8 @@ def execute(session: Session, jobs: int, timeout_factor: float, min_timeout: flo
         t.start()
     running, error = len(threads), None
     try:
-        with session.db() as db:
+        with session.db() as db, progress.task("mutants judged", total=total, beat=True) as said:
+            said.advance(done)
             while running:
                 got = results.get()
                 if got is None:
@@ -521,6 +522,7 @@ def execute(session: Session, jobs: int, timeout_factor: float, min_timeout: flo
                     continue
                 db.set_result(item.job_id, result)
                 done += 1
+                said.advance()
                 log(_progress_line(done, total, item, verdict))
     except KeyboardInterrupt:
         stop.set()

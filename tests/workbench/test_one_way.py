@@ -163,3 +163,13 @@ def test_ssrf_orders_releases_by_the_registries_key():
     assert sorted(guava, key=lambda v: command._version_key("jvm-guava", v)) == ["31.1-jre", "32.1.3-jre", "33.0.0-jre"]
     npm = ["1.0.0", "1.0.0-rc.1", "0.9.9", "1.10.0", "1.2.0"]
     assert sorted(npm, key=lambda v: command._version_key("ip", v)) == ["0.9.9", "1.0.0-rc.1", "1.0.0", "1.2.0", "1.10.0"]
+
+
+def test_diff_says_why_an_answer_is_na():
+    # issue 30: `urlwb diff` printed n/a for a 2 MB URL without saying why
+    from urlwb.differential import report, run
+    res = run.diff([("http://a/" + "x" * 150_000, None, "cli")], ["engine", "pywhatwgurl"], hosts=False)
+    if "pywhatwgurl" not in res.records:
+        import pytest
+        pytest.skip(f"pywhatwgurl: {res.skipped.get('pywhatwgurl')}")
+    assert "n/a: longer than the 100,000 code points it takes" in report.terminal_table(res)

@@ -75,7 +75,9 @@ def terminal_table(res: DiffResult) -> str:
                 elif f.a == f.b == name:
                     verdict += "; reparse differs"
             host = "" if r is None or not r.ok else ("(null)" if r.host is None else r.host)
-            lines.append(f"  {name:<{width}} {short(host, 24):<24} {short(answer(r), 56):<56} {verdict}")
+            missing = (f"n/a: longer than the {res.limits[name]:,} code points it takes"
+                       if name in res.limits and len(inp) > res.limits[name] else "n/a")
+            lines.append(f"  {name:<{width}} {short(host, 24):<24} {short(answer(r, missing), 56):<56} {verdict}")
         lines.append("")
     lines += [f"[known deviation {n}] {why}" for why, n in notes.items()]
     lines.append(versions_line(res))

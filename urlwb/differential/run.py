@@ -186,6 +186,8 @@ class DiffResult:
     host_compared: Counter = field(default_factory=Counter)
     #: parser -> one line per restart, bad line or give-up of an oracle outside the process
     incidents: dict[str, list[str]] = field(default_factory=dict)
+    #: parser -> the longest input it is asked (its max_input): a longer one is n/a, and says so
+    limits: dict[str, int] = field(default_factory=dict)
     #: (a, b) -> [inputs on which both accept and read different hosts, the shortest of them]
     host_splits: dict[tuple[str, str], list] = field(default_factory=dict)
     seconds: float = 0.0
@@ -221,6 +223,9 @@ def diff(items, names, reference=None, reparse=True, hosts=True, progress=False,
         # parser without resolution; an input longer than an in-process parser can take in
         # reasonable time (its max_input; the supervisor applies its own to the others).
         limit = getattr(oracle, "max_input", None)
+        spec = getattr(getattr(oracle, "sup", None), "spec", None)
+        if limit or spec is not None:
+            res.limits[name] = limit or spec.max_input
         asked = [k for k, (i, b) in enumerate(pairs)
                  if (b is None or oracle.supports_base) and (limit is None or len(i) <= limit)]
         recs = [None] * len(pairs)

@@ -50,8 +50,10 @@ class Task:
     _bars = 0   # rich bars live now (0 or 1)
 
     def __init__(self, what: str, total: int | None, *, stream=None, every: float | None = None,
-                 interactive: bool | None = None, after: float = 0.0):
+                 interactive: bool | None = None, after: float = 0.0, timed: bool = False):
         self.what, self.total, self.done = what, total, 0
+        #: k is the seconds gone (of a budget of ``total`` seconds): fuzzing, a hunt
+        self.timed = timed
         self.note = ""
         self.stream = stream if stream is not None else sys.stderr
         self.every = EVERY if every is None else every
@@ -90,8 +92,13 @@ class Task:
         self._begin()
         return True   # it has just said so
 
+    def _clock_steps(self) -> None:
+        if self.timed and self.total is not None:
+            self.done = min(self.total, int(time.monotonic() - self.started))
+
     def line(self, state: str = "") -> str:
         """The plain line: what, k of N, elapsed, time left (from the rate so far)."""
+        self._clock_steps()
         elapsed = time.monotonic() - self.started
         parts = [self.what]
         if self.total is not None:
@@ -125,7 +132,10 @@ class Task:
         with self._lock:
             if self._quiet():
                 return
-            if self._bar is None and time.monotonic() - self._said >= self.every:
+            if self._bar is not None and self.timed:
+                self._clock_steps()
+                self._bar.update(self._id, completed=self.done, note=self.note)
+            elif self._bar is None and time.monotonic() - self._said >= self.every:
                 self._line()
 
     def close(self, state: str = "done") -> None:

@@ -143,8 +143,7 @@ def _progress(said: progress.Task, judge: Judge | None):
     def show(elapsed: float, stats: runners.Stats) -> None:
         found = "" if judge is None else (f", signatures {len(judge.hunted)} "
                                           f"({sum(f.new for f in judge.hunted.values())} new)")
-        said.advance(max(0, int(elapsed) - said.done),
-                     note=f"execs {stats.execs:,}, kept {stats.kept}{found}")
+        said.advance(0, note=f"execs {stats.execs:,}, kept {stats.kept}{found}")
     return show
 
 
@@ -184,7 +183,8 @@ def hunt(args, target: targets.Target, runner: runners.Runner, seconds: float) -
 
     print(f"urlwb hunt: fuzzing {target.name} for {seconds:.0f} s "
           f"({target.language}, guided by {', '.join(target.instrument)})", file=sys.stderr, flush=True)
-    with progress.task(f"urlwb hunt {target.name}: seconds of fuzzing", total=int(seconds), beat=True) as said:
+    with progress.task(f"urlwb hunt {target.name}: seconds of fuzzing", total=int(seconds), beat=True,
+                       timed=True) as said:
         stats = runners.hunt_loop(runner, seconds, on_batch if judge else None, every=args.every,
                                   progress=_progress(said, judge))
     if judge is not None:

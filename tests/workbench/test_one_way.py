@@ -24,6 +24,7 @@ DIRECT_CHILDREN = {
     "urlwb/oracles/whatwg.py": "`git rev-parse` of the vendored checkout: milliseconds, our own git",
     "urlwb/measure/compare_rev.py": "`git archive` of this repository's engine at a revision: our own code, seconds",
     "urlwb/oracles/browsers/browser_adapter.py": "runs inside the browser adapter, itself a child the supervisor started (and confined); its browser is in the adapter's process group",
+    "urlwb/ssrf/observe/listen.py": "iproute2's `ip` inside the sealed network's listener, itself a child of the workbench: a few milliseconds each, no foreign code",
 }
 
 _DIRECT = re.compile(r"\bsubprocess\.(run|Popen|call|check_call|check_output|getoutput|getstatusoutput)\("

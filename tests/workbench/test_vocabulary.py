@@ -26,7 +26,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 _TIME_WORDS = re.compile(r"\b(seconds?|minutes?|milliseconds?|hours?)\b")
 _TIME_NAME = re.compile(r"time|deadline|every|delay|wait|interval")
-_PARSER_NAME = re.compile(r"parser|fetcher|validator|client")
+_PARSER_NAME = re.compile(r"parser|fetcher|validator")
 _OUT_NAME = re.compile(r"^(-o|--output|--out-.*|--outdir|--report-dir|--dir)$")
 _RUNS_NAME = re.compile(r"^--(rounds|repeat|repeats|times|iterations|reps)$")
 
@@ -188,7 +188,7 @@ def _planted(parser, command, *args, **kwargs):
     ("diff", ("--wait",), dict(type=float, default=1.0, help="how long to wait")),
     ("growth", ("--budget",), dict(type=float, default=1.0, metavar="S", help="in seconds (default 1)")),
     ("hunt", ("--parser",), dict(default=None, help="the parser")),
-    ("ssrf", ("--clients",), dict(default=None, help="the fetching clients")),
+    ("ssrf", ("--fetcher",), dict(default=None, help="the fetching parser")),
     ("bench", ("--repeat",), dict(type=int, default=3, help="repetitions")),
     ("reach", ("-o", "--output"), dict(type=pathlib.Path, help="report folder")),
     ("oracle check", ("--seconds",), dict(type=int, default=5, metavar="S", help="seconds per input")),

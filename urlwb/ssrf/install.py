@@ -86,7 +86,7 @@ def release(spec: manifests.Spec, version: str, progress=print) -> manifests.Spe
     (Maven) first when the cache has none; UsageError in one line when it cannot be had."""
     name = spec.name
     if name in VALIDATORS_NO_REGISTRY:
-        raise UsageError(f"--validator {name}@{version}: {name} has no registry version: it "
+        raise UsageError(f"--oracle {name}@{version}: {name} has no registry version: it "
                          f"{VALIDATORS_NO_REGISTRY[name]}")
     if name in VALIDATORS:
         return builds.build(VALIDATORS[name], version, log=progress)
@@ -110,10 +110,10 @@ def install(name: str, version: str, adapter: pathlib.Path, progress=print) -> p
     """The cache folder of ``name`` (a key of :data:`PACKAGES`) at ``version``, installed now if
     it is not there; UsageError (one line) when the version does not resolve."""
     if name not in PACKAGES:
-        raise UsageError(f"--validator {name}@{version}: {name} has no other releases here "
+        raise UsageError(f"--oracle {name}@{version}: {name} has no other releases here "
                          f"(npm, PyPI and Maven validators only: {', '.join([*PACKAGES, *VALIDATORS])})")
     if not VERSION.match(version):
-        raise UsageError(f"--validator {name}@{version}: a version is an exact release such as 1.1.8")
+        raise UsageError(f"--oracle {name}@{version}: a version is an exact release such as 1.1.8")
     done = installed(name, version)
     registry, package = PACKAGES[name]
     if done:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmarks (``urlwb bench``): python scripts/bench.py [hosts|urls|growth|memory|all] [--rounds N]."""
+"""Benchmarks (``urlwb bench``): python scripts/bench.py [hosts|urls|growth|memory|all] [--runs N]."""
 import argparse
 import pathlib
 import sys

@@ -38,7 +38,8 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from urlwb.oracles import manifests  # noqa: E402  (the checkout's own, not an installed one)
+from urlwb import children, progress  # noqa: E402  (the checkout's own, not an installed one)
+from urlwb.oracles import manifests  # noqa: E402
 
 #: seconds a folder's build may take (a first Maven or Cargo fetch is the slow case)
 BUILD_TIMEOUT = 1200
@@ -78,7 +79,8 @@ def apt_install(packages: list[str], update: bool) -> str | None:
     script = ("apt-get update -qq && " if update else "") + (
         "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends " + " ".join(packages))
     lock = ["flock", APT_LOCK] if shutil.which("flock") else []
-    r = subprocess.run([*lock, "sh", "-c", script], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    with progress.heartbeat(f"apt-get install {' '.join(packages)[:100]}"):
+        r = children.run([*lock, "sh", "-c", script], capture_output=True, text=True, stdin=subprocess.DEVNULL)
     if r.returncode != 0:
         return (r.stderr.strip() or r.stdout.strip() or f"status {r.returncode}").splitlines()[-1][:200]
     return None
@@ -128,9 +130,10 @@ def build(folder: manifests.Folder) -> str | None:
     log.parent.mkdir(exist_ok=True)
     t0 = time.monotonic()
     try:
-        with open(log, "w", encoding="utf-8") as out:
-            r = subprocess.run(["sh", "-c", folder.build], cwd=folder.path, stdout=out,
-                               stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, timeout=BUILD_TIMEOUT)
+        with open(log, "w", encoding="utf-8") as out, \
+                progress.heartbeat(f"building {folder.path.name}/: {' '.join(folder.build.split())[:100]}"):
+            r = children.run(["sh", "-c", folder.build], cwd=folder.path, stdout=out,
+                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, timeout=BUILD_TIMEOUT)
     except subprocess.TimeoutExpired:
         return f"build did not finish in {BUILD_TIMEOUT} s (log: {log.relative_to(ROOT)})"
     except OSError as exc:
@@ -170,19 +173,26 @@ def main(argv=None) -> int:
     apt_lines = install_packages({f.path.name: wanted(f) for f in folders}, dry_run=args.dry_run)
     for folder in folders:
         print(f"{folder.path.name}/: {apt_lines[folder.path.name]}", flush=True)
-    for folder in folders:
-        if args.dry_run:
-            print(f"{folder.path.name}/: would build: {folder.build or 'nothing to build'}")
-            continue
-        why = build(folder)
-        fresh = manifests.read_folder(folder.path / "oracles.toml")  # outputs exist now?
-        for spec in fresh.specs:
-            reason = why or spec.skip
-            if reason:
-                print(f"skipped {spec.name}: {reason}")
-            else:
-                print(f"built   {spec.name}" if folder.build else f"ready   {spec.name}")
+    with progress.task("build_oracles: folders", total=len(folders)) as said:
+        for folder in folders:
+            _build_one(folder, args.dry_run)
+            said.advance(note=folder.path.name)
     return 0
+
+
+def _build_one(folder: manifests.Folder, dry_run: bool) -> None:
+    """One folder: its build, then one line per oracle it declares."""
+    if dry_run:
+        print(f"{folder.path.name}/: would build: {folder.build or 'nothing to build'}")
+        return
+    why = build(folder)
+    fresh = manifests.read_folder(folder.path / "oracles.toml")  # outputs exist now?
+    for spec in fresh.specs:
+        reason = why or spec.skip
+        if reason:
+            print(f"skipped {spec.name}: {reason}")
+        else:
+            print(f"built   {spec.name}" if folder.build else f"ready   {spec.name}")
 
 
 if __name__ == "__main__":

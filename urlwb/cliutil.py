@@ -4,8 +4,11 @@ once (a command that needs another says why in its help)."""
 
 from __future__ import annotations
 
+import argparse
+import copy
 import json
 import pathlib
+import sys
 
 from urlwb import children
 from urlwb.errors import UsageError
@@ -27,6 +30,14 @@ def seconds_flag(name: str, value: float, most: float = 7 * 24 * 3600.0) -> floa
     """A duration flag: a finite number of seconds above 0 and at most a week, else one line."""
     if not (0 < value <= most):   # also false for nan
         raise UsageError(f"{name} must be a number of seconds above 0 and at most {most:g}, "
+                         f"not {value!r}")
+    return value
+
+
+def minutes_flag(name: str, value: float, most: float = 7 * 24 * 60.0) -> float:
+    """A duration flag in minutes: above 0 and at most a week, else one line (in minutes)."""
+    if not (0 < value <= most):   # also false for nan
+        raise UsageError(f"{name} must be a number of minutes above 0 and at most {most:g}, "
                          f"not {value!r}")
     return value
 
@@ -62,6 +73,107 @@ def load_json(path: pathlib.Path, what: str) -> object:
         raise UsageError(f"{what} {path}: JSON nested too deep") from None
 
 
+# -- the one vocabulary ----------------------------------------------------------------------------
+#
+# Every flag of these kinds means the same in every command: its help starts with the phrase
+# below, and docs/cli.md shows this table (tests/workbench/test_vocabulary.py walks every
+# subparser and holds both to it). ``--WHAT-seconds`` stands for every other time flag
+# (``--minimize-seconds``, ``--growth-seconds``, ...): a time is always minutes or seconds.
+
+#: flag -> (metavar, the meaning its help starts with)
+VOCABULARY: dict[str, tuple[str, str]] = {
+    "--minutes": ("M", "minutes of the command's main work"),
+    "--seconds": ("S", "seconds of each unit of work"),
+    "--WHAT-seconds": ("S", "seconds of"),
+    "--seed": ("N", "seed of"),
+    "--runs": ("N", "times each figure is measured"),
+    "--parsers": ("LIST", "the shipped parsers that run"),
+    "--oracle": ("SPEC", "a parser named by itself, yours or shipped"),
+    "--out": ("PATH", "where the command writes"),
+    "--jobs": ("N", "processes at once"),
+}
+
+#: the old spellings, kept one release as hidden aliases that warn: old -> new
+DEPRECATED = "{old} is deprecated: say {new} (same meaning; {old} goes in the next release)"
+
+
+def _meaning(flag: str, text: str, default) -> str:
+    shown = "" if default is None else f" (default {default:g})" if isinstance(default, float) else f" (default {default})"
+    return f"{VOCABULARY[flag][1]}: {text}{shown}"
+
+
+def add_minutes(parser, what: str, default: float, dest: str | None = None) -> None:
+    """``--minutes M``: how long the command's main work (``what``) runs, about."""
+    parser.add_argument("--minutes", type=float, default=default, metavar="M", dest=dest or "minutes",
+                        help=_meaning("--minutes", what + "; fractions allowed", default))
+
+
+def add_seconds(parser, what: str, default: float | None, name: str = "--seconds",
+                dest: str | None = None) -> None:
+    """``--seconds S`` (each unit of work: a target, an input, a merge) or ``--WHAT-seconds S``
+    (one named part: ``name``): a time in seconds."""
+    assert name == "--seconds" or name.endswith("-seconds"), name
+    key = "--seconds" if name == "--seconds" else "--WHAT-seconds"
+    text = f"{VOCABULARY[key][1]}{':' if key == '--seconds' else ''} {what}"
+    parser.add_argument(name, type=float, default=default, metavar="S", dest=dest,
+                        help=text + ("" if default is None else f" (default {default:g})"))
+
+
+def add_runs(parser, what: str, default: int, dest: str | None = None) -> None:
+    """``--runs N``: how many times each figure is measured; ``what`` is kept of them."""
+    parser.add_argument("--runs", type=int, default=default, metavar="N", dest=dest or "runs",
+                        help=_meaning("--runs", what, default))
+
+
+def add_parsers(parser, what: str, default: str | None = "all", dest: str | None = None) -> None:
+    """``--parsers LIST``: which shipped parsers run (names and groups: all, whatwg, other)."""
+    parser.add_argument("--parsers", default=default, metavar="LIST", dest=dest or "parsers",
+                        help=_meaning("--parsers", "a comma list of names and groups (all, whatwg, "
+                                      "other); " + what, default))
+
+
+def add_oracle(parser, what: str, dest: str | None = None) -> None:
+    """``--oracle SPEC`` (repeatable): a parser of the user's own, or a chosen release."""
+    parser.add_argument("--oracle", action="append", default=[], metavar="SPEC", dest=dest or "oracle",
+                        help=_meaning("--oracle", what + "; repeatable", None))
+
+
+def add_out(parser, what: str, default, dest: str | None = None) -> None:
+    """``--out PATH``: where the command writes (``what``: a report folder, or its one file)."""
+    parser.add_argument("--out", type=pathlib.Path, default=default, metavar="PATH", dest=dest or "out",
+                        help=_meaning("--out", what, None) + (f" (default {_shown(default)})"
+                                                              if default is not None else ""))
+
+
+def _shown(path) -> str:
+    """A default path as the user would type it: relative to the checkout when inside it."""
+    from urlwb import corpus_store  # the checkout's root; imported here to keep --help light
+    try:
+        return str(pathlib.Path(path).relative_to(corpus_store.ROOT))
+    except ValueError:
+        return str(path)
+
+
+def alias(parser, old: str, new: str) -> None:
+    """Keep ``old`` one release as a hidden spelling of ``new``: it sets what ``new`` sets and
+    says once on stderr that it is deprecated (:data:`DEPRECATED`)."""
+    canonical = parser._option_string_actions[new]
+    twin = copy.copy(canonical)
+    twin.option_strings = [old]
+    twin.help = argparse.SUPPRESS
+    twin.default = argparse.SUPPRESS
+    twin.required = False
+    twin.deprecated_for = new
+
+    class Warned(type(canonical)):
+        def __call__(self, p, namespace, values, option_string=None):
+            print(f"{p.prog}: " + DEPRECATED.format(old=old, new=new), file=sys.stderr)
+            super().__call__(p, namespace, values, new)
+
+    twin.__class__ = Warned
+    parser._add_action(twin)
+
+
 # -- the shared flags -------------------------------------------------------------------------------
 
 #: ``--seed``: every seeded command draws the same inputs from the same seed; 1 by default
@@ -81,7 +193,8 @@ def add_targets(parser, required: bool = False) -> None:
 
 
 def add_seed(parser, what: str, default: int | None = DEFAULT_SEED, why: str = "") -> None:
-    """``--seed N``: the seed of ``what``."""
+    """``--seed N``: the seed of ``what``: :data:`DEFAULT_SEED` everywhere, but the campaign's,
+    a new one each run, printed (``default=None``)."""
     shown = f"default {default}" if default is not None else "default: a new one each run, printed"
     parser.add_argument("--seed", type=int, default=default, metavar="N",
                         help=f"seed of {what} ({shown}{'; ' + why if why else ''})")
@@ -90,11 +203,11 @@ def add_seed(parser, what: str, default: int | None = DEFAULT_SEED, why: str = "
 def add_jobs(parser, what: str, default: int = DEFAULT_JOBS, why: str = "") -> None:
     """``--jobs N``: how many processes work at once, ``what`` they are."""
     parser.add_argument("--jobs", type=int, default=default, metavar="N",
-                        help=f"processes at once: {what} (default {default}{'; ' + why if why else ''})")
+                        help=f"{VOCABULARY['--jobs'][1]}: {what} (default {default}{'; ' + why if why else ''})")
 
 
 def add_minimize_seconds(parser, default: float = DEFAULT_MINIMIZE_SECONDS, why: str = "") -> None:
     """``--minimize-seconds S``: the time to minimize each new finding."""
     parser.add_argument("--minimize-seconds", type=float, default=default, metavar="S",
-                        help=f"time to minimize each new finding (default {default:g}"
+                        help=f"seconds of minimizing each new finding (default {default:g}"
                              f"{'; ' + why if why else ''})")

@@ -28,6 +28,20 @@ _FIGURE = re.compile(r"<p>&lt;!-- figure:([\w-]+) --&gt;</p>")
 _md = MarkdownIt("commonmark", {"html": False}).enable("table")
 
 
+def cell(text) -> str:
+    """``text`` as one Markdown table cell: ``|`` escaped (GFM: also inside a code span), line
+    breaks as spaces. The one table-cell escaper of every report."""
+    return str(text).replace("|", "\\|").replace("\r", " ").replace("\n", " ")
+
+
+def code_cell(text) -> str:
+    """``text`` as code in one table cell: a backtick (which would end the span) as ``'``, then
+    :func:`cell`; empty text is an empty cell. Callers shorten a hostile input first
+    (:func:`urlwb.cliutil.short`: its repr, cut)."""
+    text = str(text)
+    return "`" + cell(text.replace("`", "'")) + "`" if text else ""
+
+
 def figure(name: str) -> str:
     """The Markdown line where figure ``name`` goes in the HTML page."""
     return f"<!-- figure:{name} -->"

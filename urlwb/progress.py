@@ -13,7 +13,9 @@ readable. Progress never goes to stdout: that is the command's answer.
 
 A task without a total (``total=None``) says what runs and for how long. A :func:`heartbeat` keeps
 a blocking call (a build, a registry fetch) from being silent: a thread says it is still running
-every :data:`EVERY` seconds.
+every :data:`EVERY` seconds; ``task(..., beat=True)`` does the same for a counted task whose
+steps can be long. ``after=S``: say nothing for work that ends within S seconds (a command that
+is usually quick, as ``urlwb diff`` on one input, stays quiet; a slow one is heard from at S).
 """
 
 from __future__ import annotations
@@ -41,35 +43,66 @@ def _clock(seconds: float) -> str:
 
 
 class Task:
-    """One piece of long work; :meth:`advance` counts a step done."""
+    """One piece of long work; :meth:`advance` counts a step done. One bar at a time: rich has
+    one live display, so a task begun inside another's bar speaks in plain lines (rich prints
+    them above the bar)."""
 
-    def __init__(self, what: str, total: int | None, *, stream=None, every: float = EVERY,
-                 interactive: bool | None = None):
+    _bars = 0   # rich bars live now (0 or 1)
+
+    def __init__(self, what: str, total: int | None, *, stream=None, every: float | None = None,
+                 interactive: bool | None = None, after: float = 0.0, timed: bool = False):
         self.what, self.total, self.done = what, total, 0
+        #: k is the seconds gone (of a budget of ``total`` seconds): fuzzing, a hunt
+        self.timed = timed
         self.note = ""
         self.stream = stream if stream is not None else sys.stderr
-        self.every = every
+        self.every = EVERY if every is None else every
+        self.after = after
         self.started = time.monotonic()
         self._said = 0.0
+        self._spoken = False
         self._lock = threading.Lock()
         self._bar = None
-        if interactive if interactive is not None else (stream is None and _interactive()):
+        self._wants_bar = interactive if interactive is not None else (stream is None and _interactive())
+        if after <= 0:
+            self._begin()
+        else:   # the first tick or step after ``after`` seconds begins it
+            self._said = self.started
+
+    def _begin(self) -> None:
+        if self._wants_bar and Task._bars == 0:
+            Task._bars += 1
             from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                        TimeElapsedColumn, TimeRemainingColumn)
             self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                                  TimeElapsedColumn(), TimeRemainingColumn(), TextColumn("{task.fields[note]}"),
                                  transient=False)
             self._bar.start()
-            self._id = self._bar.add_task(what, total=total, note="")
+            self._id = self._bar.add_task(self.what, total=self.total, completed=self.done, note=self.note)
+            self._spoken = True
         else:
-            self._line("started")
+            self._line("started" if time.monotonic() - self.started < 1 else "")
+
+    def _quiet(self) -> bool:
+        """Not begun yet: within ``after``; begins it once ``after`` has passed."""
+        if self._spoken:
+            return False
+        if time.monotonic() - self.started < self.after:
+            return True
+        self._begin()
+        return True   # it has just said so
+
+    def _clock_steps(self) -> None:
+        if self.timed and self.total is not None:
+            self.done = min(self.total, int(time.monotonic() - self.started))
 
     def line(self, state: str = "") -> str:
         """The plain line: what, k of N, elapsed, time left (from the rate so far)."""
+        self._clock_steps()
         elapsed = time.monotonic() - self.started
         parts = [self.what]
         if self.total is not None:
-            parts.append(f"{self.done} of {self.total}")
+            parts.append(f"{min(self.done, self.total)} of {self.total}")
             if 0 < self.done < self.total:
                 parts.append(f"about {_clock(elapsed / self.done * (self.total - self.done))} left")
         parts.append(f"{_clock(elapsed)} so far" if not state else state)
@@ -80,41 +113,65 @@ class Task:
     def _line(self, state: str = "") -> None:
         print(self.line(state), file=self.stream, flush=True)
         self._said = time.monotonic()
+        self._spoken = True
 
     def advance(self, steps: int = 1, *, note: str | None = None) -> None:
         with self._lock:
             self.done += steps
             if note is not None:
                 self.note = note
+            if self._quiet():
+                return
             if self._bar is not None:
-                self._bar.update(self._id, advance=steps, note=self.note)
+                self._bar.update(self._id, advance=steps, note=self.note, total=self.total)
             elif time.monotonic() - self._said >= self.every:
                 self._line()
 
     def tick(self) -> None:
         """Say it is still running, if it has been quiet for :attr:`every` seconds."""
         with self._lock:
-            if self._bar is None and time.monotonic() - self._said >= self.every:
+            if self._quiet():
+                return
+            if self._bar is not None and self.timed:
+                self._clock_steps()
+                self._bar.update(self._id, completed=self.done, note=self.note)
+            elif self._bar is None and time.monotonic() - self._said >= self.every:
                 self._line()
 
     def close(self, state: str = "done") -> None:
         with self._lock:
+            if not self._spoken:   # ended within ``after``: nothing to say
+                return
             if self._bar is not None:
                 self._bar.stop()
                 self._bar = None
+                Task._bars -= 1
             else:
                 elapsed = _clock(time.monotonic() - self.started)
                 self._line(f"{state} in {elapsed}")
 
 
 @contextlib.contextmanager
-def task(what: str, total: int | None = None, **kwargs) -> Iterator[Task]:
+def task(what: str, total: int | None = None, *, beat: bool = False, **kwargs) -> Iterator[Task]:
+    """One piece of long work (:class:`Task`); ``beat``: a thread says it is still running every
+    ``every`` seconds, for steps that can be long."""
     t = Task(what, total, **kwargs)
     state = "failed"
+    stop = threading.Event()
+    thread = None
+    if beat:
+        def beating():
+            while not stop.wait(min(1.0, t.every) if t.every > 0 else 0.05):
+                t.tick()
+        thread = threading.Thread(target=beating, name="urlwb-heartbeat", daemon=True)
+        thread.start()
     try:
         yield t
         state = "done"
     finally:
+        stop.set()
+        if thread is not None:
+            thread.join()
         t.close(state)
 
 
@@ -122,17 +179,5 @@ def task(what: str, total: int | None = None, **kwargs) -> Iterator[Task]:
 def heartbeat(what: str, **kwargs) -> Iterator[Task]:
     """A task without steps whose thread says it is still running every ``every`` seconds: for
     one blocking call (a build of up to twenty minutes, a registry fetch)."""
-    with task(what, None, **kwargs) as t:
-        stop = threading.Event()
-
-        def beat():
-            while not stop.wait(min(1.0, t.every)):
-                t.tick()
-
-        thread = threading.Thread(target=beat, name="urlwb-heartbeat", daemon=True)
-        thread.start()
-        try:
-            yield t
-        finally:
-            stop.set()
-            thread.join()
+    with task(what, None, beat=True, **kwargs) as t:
+        yield t

@@ -45,9 +45,9 @@ def test_unknown_target(command):
 
 
 @pytest.mark.parametrize("command", [
-    ["fuzz", "url", "--time", "soon"], ["fuzz", "url", "--jobs", "0"], ["fuzz", "url", "--time", "-1"],
-    ["replay", "--timeout", "0"], ["campaign", "--minutes", "x"],
-    ["campaign", "--minutes", "0"], ["bench-fuzz", "--seconds", "0"], ["bench-fuzz", "--rounds", "0"],
+    ["fuzz", "url", "--seconds", "soon"], ["fuzz", "url", "--jobs", "0"], ["fuzz", "url", "--seconds", "-1"],
+    ["replay", "--timeout-seconds", "0"], ["campaign", "--minutes", "x"],
+    ["campaign", "--minutes", "0"], ["bench-fuzz", "--seconds", "0"], ["bench-fuzz", "--runs", "0"],
     ["compare-rev", "HEAD", "--inputs", "-1"], ["compare-rev"],
 ])
 def test_bad_flag(command):
@@ -64,7 +64,7 @@ def test_unknown_flag_exit_status():
 
 
 def test_missing_corpus(tmp_path):
-    for command in (["fuzz", "url", "--time", "1"], ["replay", "url"]):
+    for command in (["fuzz", "url", "--seconds", "1"], ["replay", "url"]):
         assert_usage_error(urlwb(*command, corpus=tmp_path, work=tmp_path / "w"), "missing seed corpus")
     assert_usage_error(urlwb("merge", "url", corpus=tmp_path, work=tmp_path / "w"), "no working corpus")
     assert_usage_error(urlwb("minimize", str(tmp_path / "nothing")), "no such file")

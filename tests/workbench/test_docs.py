@@ -2,7 +2,8 @@
 engine page's conformance table is the output of scripts/conformance.py, not typed by hand.
 
 A command is a line of a fenced code block that starts with ``urlwb `` (or ``.venv/bin/urlwb ``),
-joined with the lines its trailing backslashes continue, its ``# comment`` cut. Usage synopses
+joined with the lines its trailing backslashes continue, its ``# comment`` cut; in a block that
+shows a prompt (``$ urlwb ...``), only the prompted lines (the others are output). Usage synopses
 (``[--minutes M]``, ``TARGET|all``) are not commands and are left out; so is a line with ``...``.
 Each is parsed by the real ``urlwb`` parser of its subcommand (nothing runs)."""
 
@@ -33,6 +34,7 @@ def commands(text: str) -> list[str]:
     found = []
     for block in _FENCE.findall(text):
         lines = block.splitlines()
+        prompted = any(line.startswith("$ ") for line in lines)   # then the rest is output
         i = 0
         while i < len(lines):
             line = lines[i].strip()
@@ -40,6 +42,8 @@ def commands(text: str) -> list[str]:
                 i += 1
                 line = line[:-1] + " " + lines[i].strip()
             i += 1
+            if prompted and not line.startswith("$ "):
+                continue
             line = re.sub(r"^(\$ )?(\.venv/bin/)?", "", line)
             if not line.startswith("urlwb "):
                 continue
@@ -68,6 +72,7 @@ def test_every_command_a_page_shows_parses(page, command):
             args = parser.parse_args(words)
         except SystemExit as exc:
             pytest.fail(f"{page}: `{command}` does not parse: {err.getvalue().strip() or exc}")
+    assert "deprecated" not in err.getvalue(), f"{page}: `{command}` shows an old spelling: {err.getvalue().strip()}"
     assert args.subcommand, f"{page}: `{command}` names no subcommand"
     assert not getattr(args, "_unavailable", None), args._unavailable
 

@@ -75,7 +75,7 @@ def _seeded_corpus(tmp_path: pathlib.Path, target: str = "percent") -> pathlib.P
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_no_child_outlives_a_killed_fuzz_run(tmp_path, how, jobs):
     work = tmp_path / "work"
-    proc = subprocess.Popen([sys.executable, "-c", ENTRY, "fuzz", "percent", "--time", "60",
+    proc = subprocess.Popen([sys.executable, "-c", ENTRY, "fuzz", "percent", "--seconds", "60",
                              "--jobs", jobs, "--no-triage"], env=_env(work=work),
                             cwd=corpus_store.ROOT, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
@@ -95,7 +95,7 @@ def test_no_child_outlives_a_killed_fuzz_run(tmp_path, how, jobs):
 
 
 def test_jobs_are_bounded_by_the_machine(tmp_path):
-    assert_usage_error(urlwb("fuzz", "percent", "--time", "3", "--jobs", "99999999999999999999",
+    assert_usage_error(urlwb("fuzz", "percent", "--seconds", "3", "--jobs", "99999999999999999999",
                              work=tmp_path), "--jobs")
 
 
@@ -140,18 +140,18 @@ def test_fuzzing_into_an_unwritable_working_folder_is_one_line(tmp_path):
     blocker = tmp_path / "work"
     blocker.mkdir()
     (blocker / "corpus").write_text("a file where the corpus folder goes")
-    assert_usage_error(urlwb("fuzz", "percent", "--time", "3", work=blocker))
+    assert_usage_error(urlwb("fuzz", "percent", "--seconds", "3", work=blocker))
 
 
 # -- one line for every misuse -----------------------------------------------------------------
 
 @pytest.mark.parametrize("command", [
-    ["fuzz", "percent", "--time", "nan"], ["fuzz", "percent", "--time", "inf"],
+    ["fuzz", "percent", "--seconds", "nan"], ["fuzz", "percent", "--seconds", "inf"],
     ["campaign", "--minutes", "inf"], ["campaign", "--minutes", "nan"],
     ["bench-fuzz", "--seconds", "inf"], ["bench-fuzz", "--seconds", "nan"],
     ["minimize", "README.md", "--target", "url", "--seconds", "nan"],
-    ["triage", "--minimize-seconds", "inf"], ["bench", "growth", "--rounds", "0"],
-    ["replay", "--timeout", "nan"],
+    ["triage", "--minimize-seconds", "inf"], ["bench", "growth", "--runs", "0"],
+    ["replay", "--timeout-seconds", "nan"],
 ])
 def test_nan_inf_and_zero_are_one_line(command):
     assert_usage_error(urlwb(*command))

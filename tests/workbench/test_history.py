@@ -179,7 +179,7 @@ def test_hunting_an_old_release_files_what_the_new_one_fixed(tmp_path):
     env = dict(os.environ, URLWB_WORKDIR=str(tmp_path / "work"), URLWB_CORPUS=str(tmp_path / "corpus"))
     out = tmp_path / "report"
     proc = subprocess.run([sys.executable, "-m", "urlwb.cli", "hunt", "yarl@1.8.1", "--minutes", "2",
-                           "--runs", "20000", "--seed", "1", "--seeds", "grammar", "--generate", "300",
+                           "--executions", "20000", "--seed", "1", "--seeds", "grammar", "--generate", "300",
                            "--no-reach", "--out", str(out)], env=env, capture_output=True, text=True,
                           timeout=900, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr[-2000:]

@@ -26,8 +26,8 @@ import planted_parser  # noqa: E402  (the planted py: oracle, beside this file)
 
 #: a hunt of the planted parser bounded by executions (libFuzzer -runs), not by time, so that it
 #: does the same on a loaded machine: 40,000 executions find it from seed 0 (-seed=1)
-PLANTED = ("--oracle", "planted=py:planted_parser:parse", "--minutes", "2", "--runs", "40000",
-           "--generate", "300", "--every", "2", "--no-distill", "--no-reach")
+PLANTED = ("--oracle", "planted=py:planted_parser:parse", "--minutes", "2", "--executions", "40000",
+           "--generate", "300", "--every-seconds", "2", "--no-distill", "--no-reach")
 
 
 def hunt(tmp_path: pathlib.Path, *argv: str, timeout: float = 240) -> dict:
@@ -75,7 +75,7 @@ def test_the_same_hunt_without_the_parser_s_coverage_finds_nothing(tmp_path):
 def test_python_smoke_urllib(tmp_path):
     """A few seconds inside urllib.parse: executions, a report, a distilled corpus of inputs
     that are not seeds, at most CAP of them, and reach measured in urllib.parse's own file."""
-    s = hunt(tmp_path, "urllib", "--minutes", "0.05", "--generate", "100", "--every", "2")
+    s = hunt(tmp_path, "urllib", "--minutes", "0.05", "--generate", "100", "--every-seconds", "2")
     assert s["execs"] > 0 and s["language"] == "python" and s["instrument"] == ["urllib.parse"]
     assert s["reach_generated"]["of"] == s["reach_hunted"]["of"] > 0
     assert s["reach_hunted"]["branches"] >= s["reach_generated"]["branches"]

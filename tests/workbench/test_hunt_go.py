@@ -23,8 +23,8 @@ pytestmark = [
 
 
 def test_go_smoke(tmp_path):
-    s = hunt(tmp_path, "go-net-url", "--minutes", "1", "--runs", "20000", "--generate", "50",
-             "--every", "2", "--no-reach")
+    s = hunt(tmp_path, "go-net-url", "--minutes", "1", "--executions", "20000", "--generate", "50",
+             "--every-seconds", "2", "--no-reach")
     assert s["language"] == "go" and s["execs"] >= 20000
     cache = tmp_path / "work" / "hunt" / "go-net-url" / "cache" / "FuzzNetURL"
     assert cache.is_dir()

@@ -21,8 +21,8 @@ from test_hunt import hunt   # the child-process runner, with a temporary work f
 HERE = pathlib.Path(__file__).resolve().parent
 ADAPTER = HERE / "planted_npm_parser" / "adapter.mjs"
 needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="needs node (make oracles installs it)")
-PLANTED = ("--oracle", f"planted-npm=node {ADAPTER}", "--minutes", "2", "--runs", "6000",
-           "--generate", "300", "--every", "2", "--no-distill", "--no-reach")
+PLANTED = ("--oracle", f"planted-npm=node {ADAPTER}", "--minutes", "2", "--executions", "6000",
+           "--generate", "300", "--every-seconds", "2", "--no-distill", "--no-reach")
 
 
 @needs_node
@@ -46,8 +46,8 @@ def test_without_the_parser_s_coverage_nothing_is_found(tmp_path):
 
 @needs_node
 def test_url_parse_is_hunted_in_its_own_scripts(tmp_path):
-    s = hunt(tmp_path, "url-parse", "--minutes", "0.2", "--runs", "1500", "--generate", "100",
-             "--every", "2", "--no-distill")
+    s = hunt(tmp_path, "url-parse", "--minutes", "0.2", "--executions", "1500", "--generate", "100",
+             "--every-seconds", "2", "--no-distill")
     assert s["language"] == "js" and s["execs"] == 1500
     assert s["instrument"][0] == "node_modules/url-parse" and s["cov_start"] > 50
     assert "V8 block ranges" in s["reach_hunted"]

@@ -28,7 +28,7 @@ pytestmark = [
 
 
 def test_jvm_smoke(tmp_path):
-    s = hunt(tmp_path, "okhttp", "--minutes", "1", "--runs", "5000", "--generate", "0",
+    s = hunt(tmp_path, "okhttp", "--minutes", "1", "--executions", "5000", "--generate", "0",
              "--no-judge", "--no-distill")
     assert s["language"] == "jvm" and s["execs"] > 0
     assert s["cov_start"] is not None and s["cov_end"] >= s["cov_start"]

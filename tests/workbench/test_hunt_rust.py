@@ -22,7 +22,7 @@ pytestmark = [
 
 
 def test_rust_smoke(tmp_path):
-    s = hunt(tmp_path, "rust-url", "--minutes", "1", "--runs", "20000", "--generate", "50",
-             "--every", "2", "--no-distill")
+    s = hunt(tmp_path, "rust-url", "--minutes", "1", "--executions", "20000", "--generate", "50",
+             "--every-seconds", "2", "--no-distill")
     assert s["language"] == "rust" and s["execs"] == 20000
     assert s["cov_end"] >= s["cov_start"] > 0

@@ -90,8 +90,8 @@ def test_a_parser_no_tool_measures_is_one_line():
     assert not [n for n in shipped if n not in targets.TARGETS and n not in targets.UNMEASURED]
 
 
-@pytest.mark.parametrize("argv", [["reach", "nosuch"], ["reach", "urllib", "--corpus", "/nonexistent"],
-                                  ["reach", "urllib", "--generate", "-1"], ["reach", "urllib", "--top", "0"]])
+@pytest.mark.parametrize("argv", [["reach", "--parsers", "nosuch"], ["reach", "--parsers", "urllib", "--corpus", "/nonexistent"],
+                                  ["reach", "--parsers", "urllib", "--generate", "-1"], ["reach", "--parsers", "urllib", "--top", "0"]])
 def test_usage_errors_are_one_line_and_exit_2(argv, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
@@ -99,7 +99,7 @@ def test_usage_errors_are_one_line_and_exit_2(argv, capsys):
 
 
 def test_the_command_writes_its_report(tmp_path, capsys):
-    assert main(["reach", "urllib", "php-parse-url", "--generate", "20", "--out", str(tmp_path)]) == 0
+    assert main(["reach", "--parsers", "urllib,php-parse-url", "--generate", "20", "--out", str(tmp_path)]) == 0
     md = (tmp_path / "report.md").read_text(encoding="utf-8")
     assert "| urllib |" in md and "php-parse-url" in md and "Functions never entered" in md
     assert (tmp_path / "report.html").exists() and (tmp_path / "summary.json").exists()

@@ -70,7 +70,7 @@ def test_minimized_witnesses_are_shorter_and_still_bypass(found, asker):
 def test_urlwb_ssrf_end_to_end(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("URLWB_CORPUS", str(tmp_path / "corpus"))
     out = tmp_path / "report"
-    code = cli.main(["ssrf", "--validator", "mine=py:planted:permissive", "--fetchers", "engine,urllib",
+    code = cli.main(["ssrf", "--oracle", "mine=py:planted:permissive", "--parsers", "engine,urllib",
                      "--minutes", "0.02", "--batch", "500", "--guided-seconds", "0", "--out", str(out),
                      "--clients", "python-urllib"])
     text = capsys.readouterr().out
@@ -92,11 +92,11 @@ def test_urlwb_ssrf_end_to_end(tmp_path, monkeypatch, capsys):
 
 
 @pytest.mark.parametrize("argv,message", [
-    (["--validator", "nope"], "unknown validator"),
-    (["--validator", "mine=py:planted:permissive", "--fetchers", "nope"], "unknown parser"),
-    (["--validator", "mine=py:planted:permissive", "--deny", "a b"], "not a host name"),
-    (["--validator", "mine=py:planted:permissive", "--minutes", "0"], "--minutes"),
-    (["--validator", "mine=py:planted:permissive", "--fetchers", "engine", "--allow", ","], "no host"),
+    (["--oracle", "nope"], "unknown validator"),
+    (["--oracle", "mine=py:planted:permissive", "--parsers", "nope"], "unknown parser"),
+    (["--oracle", "mine=py:planted:permissive", "--deny", "a b"], "not a host name"),
+    (["--oracle", "mine=py:planted:permissive", "--minutes", "0"], "--minutes"),
+    (["--oracle", "mine=py:planted:permissive", "--parsers", "engine", "--allow", ","], "no host"),
 ])
 def test_bad_flags_exit_2_with_one_line(argv, message, capsys):
     assert cli.main(["ssrf", *argv]) == 2
@@ -108,7 +108,7 @@ def test_guided_search_finds_the_planted_bypass_under_atheris(tmp_path, monkeypa
     """The coverage-guided pass (urlwb.ssrf.guided) on a py: validator: its finds are reported
     and sent before the systematic inputs."""
     monkeypatch.setenv("URLWB_WORKDIR", str(tmp_path / "work"))
-    code = cli.main(["ssrf", "--validator", "mine=py:planted:permissive", "--fetchers", "urllib",
+    code = cli.main(["ssrf", "--oracle", "mine=py:planted:permissive", "--parsers", "urllib",
                      "--minutes", "0.01", "--batch", "200", "--guided-seconds", "2", "--no-file",
                      "--out", str(tmp_path / "r"), "--clients", "none"])
     text = capsys.readouterr().out

@@ -257,7 +257,7 @@ def test_urlwb_ssrf_inputs_writes_observations_findings_and_report(tmp_path, cap
     listing = tmp_path / "inputs.txt"
     listing.write_text("# a comment\nhttp://0x7f.1/\nhttp://localhost:8080/\nhttp://example.com/\n", encoding="utf-8")
     out = tmp_path / "out"
-    code = cli.main(["ssrf", "--inputs", str(listing), "--validator", "ipaddress",
+    code = cli.main(["ssrf", "--inputs", str(listing), "--oracle", "ipaddress",
                      "--clients", "python-urllib,requests", "--out", str(out)])
     assert code == 0, capsys.readouterr().out[-2000:]
     lines = [json.loads(x) for x in (out / "observed.jsonl").read_text(encoding="utf-8").splitlines()]
@@ -271,7 +271,7 @@ def test_urlwb_ssrf_inputs_writes_observations_findings_and_report(tmp_path, cap
     assert set(ssrf) == {"http://0x7f.1/", "http://localhost:8080/"}  # ipaddress allows both (names)
     assert all(r["validator"] == "ipaddress" and r["client"] in ("python-urllib", "requests") for r in ssrf.values())
     assert ssrf["http://0x7f.1/"]["command"] == ("printf '%s\\n' http://0x7f.1/ > input.txt && urlwb ssrf --inputs "
-                                                 "input.txt --validator ipaddress --clients python-urllib")
+                                                 "input.txt --oracle ipaddress --clients python-urllib")
     assert {p["reached"] for p in ssrf["http://localhost:8080/"]["verdict"]["pairs"]} == {"127.0.0.1:8080"}
     md = (out / "report.md").read_text(encoding="utf-8")
     assert "## Observed: where real clients connected" in md and "127.0.0.1:8080" in md

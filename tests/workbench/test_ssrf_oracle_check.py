@@ -46,7 +46,7 @@ def test_a_correct_validator_passes_with_its_counts():
     ("crash=lolscheme:", "problem: pipelining: died on 'lolscheme:x x#x x'"),
 ])
 def test_each_breakage_is_a_problem_and_exit_status_1(mode, line):
-    r = urlwb("oracle", "check", "--deadline", "1", sys.executable, str(BROKEN), mode)
+    r = urlwb("oracle", "check", "--deadline-seconds", "1", sys.executable, str(BROKEN), mode)
     assert r.returncode == 1, r.stdout + r.stderr
     found = problems_of(r)
     assert any(p.startswith(line) for p in found), found

@@ -1,7 +1,7 @@
 """Every filed bypass (``corpus/ssrf/regress/``) still shows: its validator, at the version it
 was filed against, still allows the witness, and each fetcher it names, where that fetcher is
 built, still connects to a destination the entry's policy denies. An entry whose validator is
-not built here, a release not installed in the cache (``urlwb ssrf --validator NAME@VERSION``
+not built here, a release not installed in the cache (``urlwb ssrf --oracle NAME@VERSION``
 installs it), a user's own validator, or none of whose fetchers can start, is skipped with one
 line, never passed. Validators and fetchers are started once for the whole file, and each is
 asked about all its entries in one batch. The fetchers in this process are replayed always; those
@@ -35,7 +35,7 @@ class _Started:
             spec = install.present(catalog.SHIPPED[base], version)
             if spec is None:
                 why = (f"{name} is not installed in the cache "
-                       f"(`urlwb ssrf --validator {name}` installs or builds it)")
+                       f"(`urlwb ssrf --oracle {name}` installs or builds it)")
         else:
             spec = catalog.SHIPPED[base]
             why = spec.skip

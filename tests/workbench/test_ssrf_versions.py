@@ -92,14 +92,14 @@ def test_a_guava_version_that_does_not_resolve_is_one_line_and_cached(standin, t
 
 
 @pytest.mark.parametrize("flag,line", [
-    ("go-parseip@1.22", "urlwb ssrf: --validator go-parseip@1.22: go-parseip has no registry version: "
+    ("go-parseip@1.22", "urlwb ssrf: --oracle go-parseip@1.22: go-parseip has no registry version: "
                         "it ships with the Go toolchain"),
-    ("ipaddress@3.12", "urlwb ssrf: --validator ipaddress@3.12: ipaddress has no registry version: "
+    ("ipaddress@3.12", "urlwb ssrf: --oracle ipaddress@3.12: ipaddress has no registry version: "
                        "it ships with Python"),
 ])
 def test_a_validator_that_ships_with_its_runtime_has_no_other_release(flag, line, tmp_path):
     entry = "import sys; from urlwb.cli import main; sys.exit(main(sys.argv[1:]))"
-    r = subprocess.run([sys.executable, "-c", entry, "ssrf", "--validator", flag], capture_output=True, text=True,
+    r = subprocess.run([sys.executable, "-c", entry, "ssrf", "--oracle", flag], capture_output=True, text=True,
                        timeout=60, cwd=ROOT, env={**os.environ, "URLWB_VERSIONS_CACHE": str(tmp_path)})
     assert r.returncode == 2, r.stdout + r.stderr
     assert len(r.stderr.strip().splitlines()) == 1 and r.stderr.startswith(line), r.stderr

@@ -384,7 +384,7 @@ def test_oracle_check_passes_a_correct_adapter_and_prints_its_throughput():
 
 def test_oracle_check_fails_a_broken_adapter_with_a_reason_per_line():
     # The command as words (no shell quoting: the backslashes reach the adapter as they are).
-    r = urlwb("oracle", "check", "--deadline", "1", sys.executable, str(BROKEN), "crash=\\u2028",
+    r = urlwb("oracle", "check", "--deadline-seconds", "1", sys.executable, str(BROKEN), "crash=\\u2028",
               "hang=\\udc80", "garbage=\\x7f\\x85", "schema=xn--p", "no-exit")
     assert r.returncode == 1
     problems = [x.strip() for x in r.stdout.splitlines() if x.strip().startswith("problem:")]
@@ -397,7 +397,7 @@ def test_oracle_check_fails_a_broken_adapter_with_a_reason_per_line():
 
 
 def test_oracle_check_names_an_adapter_that_cannot_start():
-    r = urlwb("oracle", "check", "--start-deadline", "0.5", f"{sys.executable} {BROKEN} no-hello")
+    r = urlwb("oracle", "check", "--start-seconds", "0.5", f"{sys.executable} {BROKEN} no-hello")
     assert r.returncode == 1 and "problem: does not start: no hello line within 0.5 s" in r.stdout
 
 

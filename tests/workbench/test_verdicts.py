@@ -188,11 +188,11 @@ def test_urlwb_verdict_judges_one_input_by_the_parsers_contract(capsys):
 
     from urlwb import cli
 
-    assert cli.main(["verdict", "https:/x", "--parser", "rfc3986"]) == 0
+    assert cli.main(["verdict", "https:/x", "--parsers", "rfc3986"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["contract"]["spec"] == "rfc3986" and out["verdict"]["kind"] == "hazard"
     assert "§3.3" in out["verdict"]["spec"]["clause"] and out["verdict"]["documented"] == out["contract"]["docs"]
-    for bad in ([], ["x"], ["--parser", "nosuch", "x"]):
+    for bad in ([], ["x"], ["--parsers", "nosuch", "x"]):
         assert cli.main(["verdict", *bad]) == 2
         err = capsys.readouterr().err
         assert len(err.strip().splitlines()) == 1 and "Traceback" not in err

@@ -41,9 +41,11 @@ import traceback
 from concurrent.futures import ThreadPoolExecutor
 
 from urlwb import corpus_store, oracles, report_formats
+from urlwb import progress as speaking
 from urlwb.measure import coverage
 from urlwb.fuzzing import triage
-from urlwb.cliutil import add_jobs, add_minimize_seconds, add_seed, add_targets, jobs_flag, seconds_flag
+from urlwb.cliutil import (add_jobs, add_minimize_seconds, add_minutes, add_out, add_seconds, add_seed,
+                           add_targets, jobs_flag, minutes_flag, seconds_flag)
 from urlwb.differential.command import campaign_round
 from urlwb.growth.command import growth_round
 from urlwb.errors import UsageError
@@ -163,27 +165,24 @@ def write_report(record: CampaignRecord, out_dir: pathlib.Path, errors: list[dic
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--minutes", type=float, default=2.5, metavar="M",
-                        help="wall time of the whole round, about; fuzzing gets what the "
-                             "measurements leave, split between the targets (default 2.5)")
+    add_minutes(parser, "the whole round's wall time; fuzzing gets what the measurements leave, "
+                        "split between the targets", 2.5)
     add_targets(parser)
     add_jobs(parser, "libFuzzer -fork workers for each target")
     parser.add_argument("--no-coverage", action="store_true", help="skip the coverage.py measurements")
     parser.add_argument("--no-diff", action="store_true", help="skip the differential round")
-    parser.add_argument("--growth-seconds", type=float, default=GROWTH_SECONDS, metavar="S",
-                        help=f"the long-input round: every parser's time on long inputs against the "
-                             f"engine's (default {GROWTH_SECONDS:g}; urlwb growth for a longer one)")
+    add_seconds(parser, "the long-input round: every parser's time on long inputs against the "
+                        "engine's (urlwb growth for a longer one)", GROWTH_SECONDS, name="--growth-seconds")
     parser.add_argument("--no-growth", action="store_true", help="skip the long-input round")
     add_seed(parser, "the differential round's generated inputs", default=None,
              why="in the report too, so that a round can be repeated")
     add_minimize_seconds(parser, 10.0, why="the campaign's rounds are short")
-    parser.add_argument("--out", type=pathlib.Path, default=corpus_store.ROOT / "reports",
-                        help="folder for campaign-<stamp>/ and the latest link (default reports/)")
+    add_out(parser, "the folder for campaign-<stamp>/ and the latest link", corpus_store.ROOT / "reports")
     report_formats.add_arguments(parser)
 
 
 def run(args) -> int:
-    seconds_flag("--minutes (in seconds)", args.minutes * 60)
+    minutes_flag("--minutes", args.minutes)
     jobs_flag(args.jobs)
     seconds_flag("--minimize-seconds", args.minimize_seconds)
     if not args.no_growth:
@@ -340,9 +339,13 @@ def campaign_findings(out_dir: pathlib.Path, entries: list[pathlib.Path]) -> pat
 def guarded(errors: list[dict], round_name: str, run_round, default):
     """Run one round of the campaign; an exception of any type is written down (round, one
     line, traceback) and the campaign goes on with ``default``. KeyboardInterrupt still stops
-    the campaign (Ctrl-C): findings filed so far are on disk."""
+    the campaign (Ctrl-C): findings filed so far are on disk. A round is heard from every few
+    seconds (:mod:`urlwb.progress`), but the fuzzing, which has its live line."""
     try:
-        return run_round()
+        if round_name == "fuzzing":
+            return run_round()
+        with speaking.heartbeat(f"campaign: {round_name}", after=speaking.EVERY):
+            return run_round()
     except Exception as exc:  # noqa: BLE001 - whatever a round raises must not stop the others
         line = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
         print(f"round failed: {round_name}: {line} (the campaign goes on)", file=sys.stderr)

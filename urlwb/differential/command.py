@@ -22,7 +22,7 @@ import sys
 import time
 
 from urlwb import oracles
-from urlwb.cliutil import add_seed
+from urlwb.cliutil import add_oracle, add_out, add_parsers, add_seed
 from urlwb.differential import findings, generate
 from urlwb.findings.record import read_findings
 from urlwb.differential.report import summarize, summary_text, terminal_table, write_report
@@ -52,21 +52,18 @@ def add_arguments(p) -> None:
     p.add_argument("--generate", type=int, default=0, metavar="N",
                    help="N confusion-aware generated inputs (mutated WPT inputs and grammar)")
     add_seed(p, "--generate")
-    p.add_argument("--parsers", default="all", metavar="LIST",
-                   help="comma list of parsers or groups: all, whatwg, other (default all)")
+    add_parsers(p, "the engine and --oracle's run too")
     p.add_argument("--reference", default=None, metavar="NAME",
                    help="the parser others are counted against (default engine, else ada_url)")
-    p.add_argument("--out", type=pathlib.Path, default=None, metavar="DIR",
-                   help=f"report folder (default {DEFAULT_OUT})")
+    add_out(p, f"the report folder (default {DEFAULT_OUT})", None)
     p.add_argument("--table-max", type=int, default=10, metavar="N",
                    help="up to N inputs: a terminal table instead of a report (default 10)")
     p.add_argument("--no-reparse", action="store_true",
                    help="skip the reparse-stability check of the WHATWG parsers")
     p.add_argument("--no-hosts", action="store_true", help="skip the host-level oracles")
-    p.add_argument("--oracle", action="append", default=[], metavar="NAME=CMD",
-                   help="your own parser, always run: NAME=COMMAND (a program speaking "
-                        "docs/oracle-protocol.md) or NAME=py:package.module:function; also read "
-                        "from [tool.urlwb.oracles] in urlwb.toml or pyproject.toml here")
+    add_oracle(p, "NAME=COMMAND (a program speaking docs/oracle-protocol.md), "
+                  "or NAME=py:package.module:function; also read from "
+                  "[tool.urlwb.oracles] in urlwb.toml or pyproject.toml here")
     installs.add_flag(p)   # NAME@VERSION installs run no package code without it
     report_formats.add_arguments(p)
     p.epilog = ("exit status: 0 when every parser answered every input (agreeing or not); 1 when "

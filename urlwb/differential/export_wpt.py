@@ -23,7 +23,7 @@ import engine
 from urlwb import corpus_store
 from urlwb.differential import generate
 from urlwb.differential.run import decode_case
-from urlwb.cliutil import load_json
+from urlwb.cliutil import add_out, load_json
 from urlwb.errors import UsageError
 from urlwb.oracles import to_usv
 
@@ -40,8 +40,7 @@ def add_arguments(p) -> None:
                    help=f"findings.json of a `urlwb diff` run (default {DEFAULT_FINDINGS} if present)")
     p.add_argument("--include-other", action="store_true",
                    help="also export disagreements with non-WHATWG parsers (default: WHATWG only)")
-    p.add_argument("--out", type=pathlib.Path, default=DEFAULT_OUT, metavar="FILE",
-                   help="output file (default corpus/wpt-export/urltestdata-findings.json)")
+    add_out(p, "the one output file", DEFAULT_OUT)
 
 
 def expected(input: str, base: str | None) -> dict:

@@ -31,6 +31,7 @@ import time
 from collections import Counter
 
 from urlwb import oracles
+from urlwb.cliutil import add_seconds, alias
 from urlwb.differential import generate
 from urlwb.errors import UsageError
 from urlwb.oracles import Unavailable, contracts, manifests, protocol, supervisor
@@ -62,10 +63,12 @@ def add_arguments(p) -> None:
                    help="the adapter's command (one shell-quoted string, or its words), or the "
                         "name of a shipped oracle or validator")
     c.add_argument("--all", action="store_true", help="every shipped adapter and validator (skipped ones named)")
-    c.add_argument("--deadline", type=float, default=None, metavar="S",
-                   help="seconds per input (default the manifest's, else 5)")
-    c.add_argument("--start-deadline", type=float, default=None, metavar="S",
-                   help="seconds to the hello line (default the manifest's, else 10)")
+    add_seconds(c, "the answer to each input, its deadline (default the manifest's, else 5)", None,
+                name="--deadline-seconds", dest="deadline")
+    alias(c, "--deadline", "--deadline-seconds")
+    add_seconds(c, "the start, to the hello line (default the manifest's, else 10)", None,
+                name="--start-seconds", dest="start_deadline")
+    alias(c, "--start-deadline", "--start-seconds")
     installs.add_flag(c)
     sub.add_parser("list", help="every oracle the workbench knows: family, language, where it is "
                    "declared, and whether it can run here")

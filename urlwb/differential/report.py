@@ -33,7 +33,7 @@ from urlwb.differential import classify, findings
 from urlwb.differential import generate
 from urlwb.cliutil import short
 from urlwb.differential.run import DiffResult, Finding
-from urlwb.htmlpage import page
+from urlwb.htmlpage import code_cell, page
 
 WITNESSES = 3
 #: rows per group in the browsers' section
@@ -41,14 +41,7 @@ BROWSER_ROWS = 12
 BROWSERS = ("chromium", "firefox")
 
 
-def answer(r) -> str:
-    if r is None:
-        return "n/a"
-    if r.crash:
-        return f"{'HUNG' if r.hung else 'CRASH'} {r.crash}"
-    if r.failure:
-        return "failure"
-    return r.href if r.href is not None else "(no href)"
+answer = oracles.answer_text   # the one renderer of an answer
 
 
 def language(name: str) -> str:
@@ -82,7 +75,9 @@ def terminal_table(res: DiffResult) -> str:
                 elif f.a == f.b == name:
                     verdict += "; reparse differs"
             host = "" if r is None or not r.ok else ("(null)" if r.host is None else r.host)
-            lines.append(f"  {name:<{width}} {short(host, 24):<24} {short(answer(r), 56):<56} {verdict}")
+            missing = (f"n/a: longer than the {res.limits[name]:,} code points it takes"
+                       if name in res.limits and len(inp) > res.limits[name] else "n/a")
+            lines.append(f"  {name:<{width}} {short(host, 24):<24} {short(answer(r, missing), 56):<56} {verdict}")
         lines.append("")
     lines += [f"[known deviation {n}] {why}" for why, n in notes.items()]
     lines.append(versions_line(res))
@@ -198,7 +193,7 @@ def _host_confusion(res: DiffResult, idx: int, a: str, b: str) -> bool:
 
 
 def _md_cell(s: str, n: int = 80) -> str:
-    return "`" + short(s, n).replace("`", "'").replace("|", "\\|") + "`"
+    return code_cell(short(s, n))
 
 
 class _Witnesses:

@@ -25,12 +25,14 @@ from dataclasses import dataclass, field
 
 import engine
 from urlwb import corpus_store, oracles
+from urlwb import progress as saying
 from urlwb.differential import classify
 from urlwb.differential import generate
 from urlwb.cliutil import load_json, short
 from urlwb.errors import UsageError
 from urlwb.fuzzdata import Reader, Writer, decode_text, encode_text
 from urlwb.oracles.hosts import close_hosts, load_hosts
+
 
 
 # --- inputs ------------------------------------------------------------------------------------
@@ -184,6 +186,8 @@ class DiffResult:
     host_compared: Counter = field(default_factory=Counter)
     #: parser -> one line per restart, bad line or give-up of an oracle outside the process
     incidents: dict[str, list[str]] = field(default_factory=dict)
+    #: parser -> the longest input it is asked (its max_input): a longer one is n/a, and says so
+    limits: dict[str, int] = field(default_factory=dict)
     #: (a, b) -> [inputs on which both accept and read different hosts, the shortest of them]
     host_splits: dict[tuple[str, str], list] = field(default_factory=dict)
     seconds: float = 0.0
@@ -219,6 +223,9 @@ def diff(items, names, reference=None, reparse=True, hosts=True, progress=False,
         # parser without resolution; an input longer than an in-process parser can take in
         # reasonable time (its max_input; the supervisor applies its own to the others).
         limit = getattr(oracle, "max_input", None)
+        spec = getattr(getattr(oracle, "sup", None), "spec", None)
+        if limit or spec is not None:
+            res.limits[name] = limit or spec.max_input
         asked = [k for k, (i, b) in enumerate(pairs)
                  if (b is None or oracle.supports_base) and (limit is None or len(i) <= limit)]
         recs = [None] * len(pairs)
@@ -234,6 +241,7 @@ def diff(items, names, reference=None, reparse=True, hosts=True, progress=False,
 
     def done(name: str, outcome) -> None:
         recs, again, cost = outcome
+        said.advance(note=f"{name} {cost:.1f} s")
         res.records[name], res.cost[name] = recs, cost
         if again is not None:
             res.reparsed[name] = again
@@ -245,6 +253,18 @@ def diff(items, names, reference=None, reparse=True, hosts=True, progress=False,
                   file=sys.stderr)
 
     apart = [n for n, o in loaded.items() if getattr(o, "runs_apart", False)]
+    # k of N parsers, and a line every few seconds while a slow one works (quiet for a quick diff)
+    what = f"urlwb diff: {len(items):,} input{'s' if len(items) != 1 else ''}, each parser in turn"
+    with saying.task(what, total=len(loaded), beat=True, after=0 if progress else saying.EVERY) as said:
+        _ask_all(res, loaded, apart, one, done, pairs, hosts and reference, said)
+    res.seconds = time.perf_counter() - start
+    if progress:
+        print(f"  wall time {res.seconds:.2f} s for {len(items)} inputs and {len(loaded)} parsers", file=sys.stderr)
+    return res
+
+
+def _ask_all(res, loaded, apart, one, done, pairs, hosts, said) -> None:
+    """Every parser asked (the ones apart from their own threads), then compared; the host round."""
     try:
         with ThreadPoolExecutor(max_workers=max(1, len(apart)), thread_name_prefix="urlwb-diff") as pool:
             futures = {n: pool.submit(one, n, loaded[n]) for n in apart}
@@ -261,14 +281,11 @@ def diff(items, names, reference=None, reparse=True, hosts=True, progress=False,
         oracles.close_all(loaded)
     res.records = {n: res.records[n] for n in loaded}
     _compare(res, pairs)
-    if hosts and reference:
+    if hosts:
         t0 = time.perf_counter()
+        said.note = "the host oracles"
         host_round(res, pairs)
         res.cost["host oracles"] = time.perf_counter() - t0
-    res.seconds = time.perf_counter() - start
-    if progress:
-        print(f"  wall time {res.seconds:.2f} s for {len(items)} inputs and {len(loaded)} parsers", file=sys.stderr)
-    return res
 
 
 def trouble_lines(res: DiffResult) -> list[str]:

@@ -18,7 +18,7 @@ What decides each field, by room (the sidecar's ``target``; a history entry has 
   status ``fixed``; ``upstream`` the changelog line's link, fixed in ``new_version``;
   ``urlwb bisect NAME INPUT``.
 - ``ssrf``: parser and validator are the validator as asked, client the first fetcher (all in
-  ``verdict.pairs``); ``urlwb ssrf --validator V --fetchers C`` (a hunt, not a one-input
+  ``verdict.pairs``); ``urlwb ssrf --oracle V --parsers C`` (a hunt, not a one-input
   replay: ``tests/workbench/test_ssrf_regress.py`` replays the witness itself).
 - ``growth``: rule ``superlinear`` or ``hang``; ``urlwb growth --parsers P --shapes SHAPE``.
 - the engine's fuzz targets (and ``properties``): parser ``engine``, the rule from the failure
@@ -103,8 +103,8 @@ def _fields(meta: dict, data: bytes | None, family: str | None) -> dict:
                    rule="ssrf", parser_version=meta.get("validator_version"), cause="ssrf-bypass",
                    pairs=[{"validator": validator, "client": c,
                            "reached": (meta["fetchers"][c] or {}).get("destination")} for c in clients],
-                   command=f"urlwb ssrf --validator {_q(validator)}"
-                           + (f" --fetchers {_q(','.join(clients))}" if clients else ""))
+                   command=f"urlwb ssrf --oracle {_q(validator)}"
+                           + (f" --parsers {_q(','.join(clients))}" if clients else ""))
     elif target == "growth":
         out.update(parser=meta["parser"], rule=meta.get("class") or "superlinear",
                    parser_version=meta.get("version"),

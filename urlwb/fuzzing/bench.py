@@ -27,7 +27,7 @@ import tempfile
 import time
 
 from urlwb import children, corpus_store
-from urlwb.cliutil import add_targets, count_flag, seconds_flag
+from urlwb.cliutil import add_runs, add_seconds, add_targets, alias, count_flag, seconds_flag
 from urlwb.errors import UsageError
 from urlwb.fuzzing.fuzz import libfuzzer_flags
 from urlwb.fuzzing.minimize import fuzzer_env
@@ -100,11 +100,10 @@ def run_events(targets: list[str], root: pathlib.Path, markdown: bool) -> int:
 
 def add_arguments(parser) -> None:
     add_targets(parser)
-    parser.add_argument("--seconds", type=float, default=10.0, metavar="S",
-                        help="libFuzzer time per target (default 10)")
+    add_seconds(parser, "libFuzzer on each target", 10.0)
     parser.add_argument("--no-peer", action="store_true", help="skip the pywhatwgurl peer")
-    parser.add_argument("--rounds", type=int, default=1, metavar="N",
-                        help="run the peer and the targets in turn N times; medians (default 1)")
+    add_runs(parser, "the peer and the targets run in turn N times; medians kept", 1, dest="rounds")
+    alias(parser, "--rounds", "--runs")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     parser.add_argument("--events", action="store_true",
                         help="count traced events (basic blocks, comparisons) per corpus input "
@@ -118,7 +117,7 @@ def run(args) -> int:
     seconds_flag("--seconds", args.seconds)
     if args.seconds < 1:
         raise UsageError("--seconds must be at least 1")
-    count_flag("--rounds", args.rounds)
+    count_flag("--runs", args.rounds)
     targets = corpus_store.resolve_targets(args.targets)
     if args.events or args.root:
         if not args.events:

@@ -13,6 +13,7 @@ triaged into ``corpus/<target>/regress/`` (``urlwb.fuzzing.triage``).
 from __future__ import annotations
 
 import configparser
+import contextlib
 import dataclasses
 import itertools
 import json
@@ -27,8 +28,9 @@ import threading
 import time
 
 from urlwb import children, corpus_store
+from urlwb import progress as saying
 from urlwb.fuzzing import triage
-from urlwb.cliutil import add_jobs, add_minimize_seconds, add_targets, jobs_flag, seconds_flag
+from urlwb.cliutil import add_jobs, add_minimize_seconds, add_seconds, add_targets, alias, jobs_flag, seconds_flag
 from urlwb.errors import UsageError, WriteError
 from urlwb.fuzzing.minimize import fuzzer_env, target_command
 from urlwb.fuzzing.triage import artifact_dir
@@ -116,27 +118,33 @@ class RunResult:
 
 
 class Progress:
-    """One live line per target on a terminal; a line every few seconds otherwise."""
-    def __init__(self, stream=sys.stderr, every: float = 5.0):
-        self.stream, self.every, self.last = stream, every, 0.0
-        self.tty = stream.isatty()
+    """The fuzzing's progress, the one way (:mod:`urlwb.progress`): per target, seconds of its
+    budget (k of N, time left), libFuzzer's executions, exec/s, coverage and crashes as the note;
+    a line every few seconds while libFuzzer is quiet (its status lines come ever more rarely)."""
+
+    def __init__(self):
+        self._stack: contextlib.ExitStack | None = None
+        self._target: str | None = None
+        self._task = None
+
+    def start(self, target: str, budget: float) -> None:
+        if self._target == target:
+            return
+        self.done()
+        self._stack = contextlib.ExitStack()
+        self._task = self._stack.enter_context(saying.task(f"fuzz {target}: seconds", total=int(budget), beat=True,
+                                                               timed=True))
+        self._target = target
 
     def show(self, target: str, elapsed: float, budget: float, total: int, s: Status, findings: int) -> None:
-        text = (f"[{target}] {elapsed:5.0f}s/{budget:.0f}s  execs {total:>9,}  exec/s {s.exec_s:>6,}  "
-                f"cov {s.cov:>5}  ft {s.ft:>6}  corp {s.corp:>5}  crashes {findings}")
-        now = time.monotonic()
-        if self.tty:
-            self.stream.write("\r\x1b[K" + text)
-            self.stream.flush()
-        elif now - self.last >= self.every:
-            self.stream.write(text + "\n")
-            self.stream.flush()
-            self.last = now
+        self.start(target, budget)
+        self._task.advance(0, note=f"execs {total:,}, exec/s {s.exec_s:,}, cov {s.cov}, ft {s.ft}, "
+                                   f"corp {s.corp}, crashes {findings}")
 
     def done(self) -> None:
-        if self.tty:
-            self.stream.write("\n")
-            self.stream.flush()
+        if self._stack is not None:
+            self._stack.close()
+            self._stack, self._target, self._task = None, None, None
 
 
 def run_once(target: str, seconds: float, fork: int, result: RunResult, t0: float, budget: float,
@@ -241,6 +249,8 @@ def fuzz_target(target: str, seconds: float, jobs: int = 1, *, progress: Progres
     fork = jobs if jobs > 1 else 0
     require_free_space(corpus_store.work_dir(target))
     log = open_log(target, result, logs_dir)
+    if progress:
+        progress.start(target, seconds)
     with log:
         while True:
             left = seconds - (time.monotonic() - t0)
@@ -342,15 +352,15 @@ def summary_table(results: list[RunResult], triaged) -> str:
 
 def add_arguments(parser) -> None:
     add_targets(parser, required=True)
-    parser.add_argument("--time", type=float, default=60.0, metavar="S",
-                        help="seconds per target (default 60)")
+    add_seconds(parser, "fuzzing each target", 60.0, dest="time")
+    alias(parser, "--time", "--seconds")
     add_jobs(parser, "libFuzzer -fork workers (1: in-process)")
     parser.add_argument("--no-triage", action="store_true", help="leave artifacts untriaged")
     add_minimize_seconds(parser)
 
 
 def run(args) -> int:
-    seconds_flag("--time", args.time)
+    seconds_flag("--seconds", args.time)
     jobs_flag(args.jobs)
     seconds_flag("--minimize-seconds", args.minimize_seconds)
     targets = corpus_store.resolve_targets(args.targets)

@@ -21,7 +21,7 @@ import sys
 import tempfile
 
 from urlwb import children, corpus_store
-from urlwb.cliutil import add_targets, count_flag, seconds_flag
+from urlwb.cliutil import add_seconds, add_targets, count_flag, seconds_flag
 from urlwb.errors import UsageError
 from urlwb.fuzzing.fuzz import libfuzzer_flags
 from urlwb.fuzzing.minimize import fuzzer_env, target_command
@@ -94,8 +94,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--cap-bytes", type=int, default=200_000,
                         help="at most this many bytes of distilled inputs per target "
                              "(default 200000)")
-    parser.add_argument("--seconds", type=float, default=300.0,
-                        help="deadline of each target's merge (default 300)")
+    add_seconds(parser, "each target's merge, its deadline", 300.0)
 
 
 def run(args) -> int:

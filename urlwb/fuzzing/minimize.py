@@ -17,7 +17,7 @@ import sys
 import tempfile
 
 from urlwb import children, corpus_store
-from urlwb.cliutil import seconds_flag
+from urlwb.cliutil import add_out, add_seconds, alias, seconds_flag
 from urlwb.errors import UsageError
 from urlwb.fuzzing.replay import replay
 from urlwb.fuzzing.shrink import shrink as shrink_input
@@ -80,9 +80,10 @@ def target_of(path: pathlib.Path) -> str | None:
 def add_arguments(parser) -> None:
     parser.add_argument("file", type=pathlib.Path, help="a failing input")
     parser.add_argument("--target", help="its target (default: read from the path)")
-    parser.add_argument("--seconds", type=float, default=30.0, help="time budget (default 30)")
-    parser.add_argument("-o", "--output", type=pathlib.Path,
-                        help="where to write the result (default: FILE.min)")
+    add_seconds(parser, "minimizing the input", 30.0)
+    add_out(parser, "the minimized input's file (default: FILE.min)", None, dest="output")
+    alias(parser, "--output", "--out")
+    alias(parser, "-o", "--out")
 
 
 def run(args) -> int:

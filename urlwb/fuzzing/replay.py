@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 from urlwb import children, corpus_store
 from urlwb.fuzzing import signatures
-from urlwb.cliutil import add_targets, seconds_flag
+from urlwb.cliutil import add_seconds, add_targets, alias, seconds_flag
 from urlwb.errors import UsageError
 
 #: seconds allowed before the first input (imports, tables)
@@ -178,8 +178,9 @@ def add_arguments(parser) -> None:
     add_targets(parser)
     parser.add_argument("--work", action="store_true",
                         help="also replay the working corpus (.urlwb/corpus/<target>/)")
-    parser.add_argument("--timeout", type=float, default=10.0, metavar="S",
-                        help="seconds per input before it counts as a timeout (default 10)")
+    add_seconds(parser, "each input before it counts as a timeout", 10.0, name="--timeout-seconds",
+                dest="timeout")
+    alias(parser, "--timeout", "--timeout-seconds")
     parser.add_argument("--mark-fixed", action="store_true",
                         help="flip open regress entries that now pass to status fixed")
     parser.add_argument("--migrate-signatures", action="store_true",
@@ -191,7 +192,7 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    seconds_flag("--timeout", args.timeout)
+    seconds_flag("--timeout-seconds", args.timeout)
     targets = corpus_store.resolve_targets(args.targets)
     for t in args.targets if args.targets != ["all"] else []:
         corpus_store.require_corpus(t)

@@ -26,7 +26,7 @@ import sys
 import time
 
 from urlwb import oracles, report_formats
-from urlwb.cliutil import count_flag
+from urlwb.cliutil import add_oracle, add_out, add_parsers, add_runs, count_flag
 from urlwb.errors import UsageError
 from urlwb.growth import report, shapes
 from urlwb.growth.measure import Thresholds
@@ -50,8 +50,7 @@ CAMPAIGN_LEAVES_OUT = ("chromium", "firefox")
 
 
 def add_arguments(p) -> None:
-    p.add_argument("--parsers", default="all", metavar="LIST",
-                   help="comma list of parsers or groups (default all; the engine is the reference)")
+    add_parsers(p, "the engine is the reference")
     p.add_argument("--lengths", default=",".join(map(str, DEFAULT_LENGTHS)), metavar="A,B",
                    help="repetitions of the piece: A and B, B a multiple of A (default %(default)s)")
     p.add_argument("--shapes", default=None, metavar="LIST",
@@ -61,12 +60,10 @@ def add_arguments(p) -> None:
                         "piece is repeated, e.g. 'data:,{x:a}'")
     p.add_argument("--piece", default=None, metavar="TEXT",
                    help="the piece of the --shape templates written {x}")
-    p.add_argument("--runs", type=int, default=3, help="runs per figure, the least kept (default 3)")
-    p.add_argument("--out", type=pathlib.Path, default=DEFAULT_OUT, metavar="DIR",
-                   help=f"report folder (default {DEFAULT_OUT})")
+    add_runs(p, "the least kept", 3)
+    add_out(p, "the report folder", DEFAULT_OUT)
     p.add_argument("--no-file", action="store_true", help="report findings without filing them")
-    p.add_argument("--oracle", action="append", default=[], metavar="NAME=CMD",
-                   help="your own parser: NAME=COMMAND or NAME=py:package.module:function")
+    add_oracle(p, "NAME=COMMAND or NAME=py:package.module:function")
     report_formats.add_arguments(p)
 
 

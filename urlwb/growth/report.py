@@ -17,17 +17,12 @@ from urlwb.findings.record import write_findings
 from urlwb.growth import findings
 from urlwb.growth.measure import FAST, HANG
 from urlwb.growth.survey import GrowthResult
-from urlwb.htmlpage import page
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+from urlwb.cliutil import short
+from urlwb.htmlpage import cell, code_cell, page
 
 
 def _code(s: str, n: int = 40) -> str:
-    r = repr(s)[1:-1]
-    r = r if len(r) <= n else r[: n - 1] + "…"
-    return "`" + _cell(r).replace("`", "'") + "`"
+    return code_cell(short(s, n))
 
 
 def _ms(t: float | None) -> str:
@@ -71,7 +66,7 @@ def markdown(res: GrowthResult, title: str = "Time on long inputs") -> str:
         for row, f in found:
             m = f.minimized
             filed = f"`{f.path}`" if f.path else ("already filed" if f.duplicate else "not filed")
-            lines.append(f"| {m.verdict} | {row.name} | {_cell(row.version)} | {m.shape.name} "
+            lines.append(f"| {m.verdict} | {row.name} | {cell(row.version)} | {m.shape.name} "
                          f"({_code(m.shape.make(2))}) | {m.count:,} / {m.count * m.scale:,}: "
                          f"{_ms(m.short)} / {_ms(m.long)} ms, {_ratio(m)} | "
                          f"{m.engine_ratio:.1f} | {_others(f.others)} | {filed} |")
@@ -82,16 +77,16 @@ def markdown(res: GrowthResult, title: str = "Time on long inputs") -> str:
               "|---|---|---|---|---|---|---|---|---|"]
     for row in res.rows:
         if row.skipped:
-            lines.append(f"| {row.name} | {row.language} | | skipped: {_cell(row.skipped)} | | | | | |")
+            lines.append(f"| {row.name} | {row.language} | | skipped: {cell(row.skipped)} | | | | | |")
             continue
         judged = [p for p in row.points if not p.verdict.startswith(FAST)]
         worst = max(judged, key=lambda p: float("inf") if p.ratio is None else p.ratio, default=None)
         if worst is None:
-            lines.append(f"| {row.name} | {row.language} | {_cell(row.version)} | {len(row.points)} | "
+            lines.append(f"| {row.name} | {row.language} | {cell(row.version)} | {len(row.points)} | "
                          f"none above the time floor | | | | {row.seconds:.1f} |")
             continue
         more = f" (+{row.unmeasured} not measured: time)" if row.unmeasured else ""
-        lines.append(f"| {row.name} | {row.language} | {_cell(row.version)} | {len(row.points)}{more} | "
+        lines.append(f"| {row.name} | {row.language} | {cell(row.version)} | {len(row.points)}{more} | "
                      f"{worst.shape.name} | {_ms(worst.short)} / {_ms(worst.long)} | {_ratio(worst)} | "
                      f"{worst.engine_ratio:.1f} | {row.seconds:.1f} |")
     lines += ["", "## Every ratio", "", "t(10n)/t(n) per parser and shape (— not measured); "
@@ -116,7 +111,7 @@ def markdown(res: GrowthResult, title: str = "Time on long inputs") -> str:
         lines.append(f"| {shape.name} | {'—' if er is None else f'{er:.1f}'} | " + " | ".join(cells) + " |")
     lines += ["", "## Shapes", "", "| shape | input (piece twice) | the piece comes from |", "|---|---|---|"]
     for s in res.shapes:
-        lines.append(f"| {s.name} | {_code(s.make(2))} | {_cell(s.source)} |")
+        lines.append(f"| {s.name} | {_code(s.make(2))} | {cell(s.source)} |")
     return "\n".join(lines) + "\n"
 
 

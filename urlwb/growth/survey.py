@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from urlwb import oracles
+from urlwb import oracles, progress
 from urlwb.growth import filing
 from urlwb.growth.measure import FAST, Point, Probe, Thresholds
 from urlwb.growth.shapes import SHAPES, Shape
@@ -81,17 +81,22 @@ def survey(names: list[str], *, count: int = 1000, scale: int = 10, runs: int = 
     result = GrowthResult(count, scale, runs, thresholds, shapes, [], started[REFERENCE].version)
     subjects = [n for n in names if n != REFERENCE]
     try:
-        for i, name in enumerate(subjects):
-            entry = oracles.REGISTRY[name]
-            row = Row(name, entry.language, "?")
-            result.rows.append(row)
-            left = None if seconds is None else seconds - (time.monotonic() - t0)
-            share = None if left is None else max(least_share, left / (len(subjects) - i))
-            if left is not None and left <= 0:
-                row.skipped, row.unmeasured = "no time left in the round", len(shapes)
-                continue
-            _measure_parser(row, shapes, count, scale, runs, thresholds, engine_timer,
-                            engine_times, share, file, deadline, minimize, log)
+        # k of N parsers, and a line every few seconds while one is measured
+        with progress.task(f"growth: {len(shapes)} shapes at {count:,} and {count * scale:,}",
+                           total=len(subjects), beat=True) as said:
+            for i, name in enumerate(subjects):
+                entry = oracles.REGISTRY[name]
+                row = Row(name, entry.language, "?")
+                result.rows.append(row)
+                left = None if seconds is None else seconds - (time.monotonic() - t0)
+                share = None if left is None else max(least_share, left / (len(subjects) - i))
+                if left is not None and left <= 0:
+                    row.skipped, row.unmeasured = "no time left in the round", len(shapes)
+                    said.advance(note=f"{name}: no time left")
+                    continue
+                _measure_parser(row, shapes, count, scale, runs, thresholds, engine_timer,
+                                engine_times, share, file, deadline, minimize, log)
+                said.advance(note=name)
     finally:
         engine_timer.close()
     result.seconds = time.monotonic() - t0

@@ -32,8 +32,9 @@ import pathlib
 import sys
 import time
 
-from urlwb import oracles, report_formats
-from urlwb.cliutil import count_flag, seconds_flag
+from urlwb import oracles, progress, report_formats
+from urlwb.cliutil import (add_minutes, add_oracle, add_out, add_seconds, add_seed, alias, count_flag,
+                           minutes_flag, seconds_flag)
 from urlwb.errors import UsageError
 from urlwb.fuzzdata import decode_text, encode_text
 from urlwb.hunt import distill, history, reach, report, runners, seeds, targets
@@ -49,31 +50,30 @@ def add_arguments(p) -> None:
     p.add_argument("parser", metavar="PARSER",
                    help=f"the parser to hunt in ({', '.join(targets.huntable())}, or your own py: "
                         f"oracle or program run by node); PARSER@VERSION hunts inside another release")
-    p.add_argument("--minutes", type=float, default=5.0, metavar="M",
-                   help="minutes of fuzzing (default 5; fractions allowed)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the generated inputs, and libFuzzer's -seed is S+1 (default 0)")
+    add_minutes(p, "fuzzing", 5.0)
+    add_seed(p, "the generated inputs; libFuzzer's -seed is N+1")
     p.add_argument("--generate", type=int, default=2000, metavar="N",
                    help="generated inputs the hunt starts from, beside WPT's (default 2000)")
     p.add_argument("--seeds", choices=sorted(seeds.SEED_KINDS), default="wpt",
                    help="what the hunt starts from: " + "; ".join(f"{k}: {v}" for k, v in seeds.SEED_KINDS.items())
                         + " (default wpt; grammar for a hunt that no published test input guides)")
-    p.add_argument("--runs", type=int, default=0, metavar="N",
+    p.add_argument("--executions", type=int, default=0, metavar="N", dest="runs",
                    help="stop after N executions (libFuzzer -runs, Go -fuzztime=Nx), within "
                         "--minutes: with --seed, a hunt that does the same whatever the load")
     p.add_argument("--no-judge", action="store_true",
                    help="fuzz only: nothing judged, filed or counted as a finding")
     p.add_argument("--bench", action="store_true",
                    help="exec/s judged against --no-judge, M minutes each; nothing filed")
-    p.add_argument("--oracle", action="append", default=[], metavar="NAME=CMD",
-                   help="your own parser: NAME=py:MOD:FN (Python, atheris) or NAME='node adapter.mjs' "
-                        "(JavaScript, V8 block coverage; docs/oracle-protocol.md)")
+    alias(p, "--runs", "--executions")
+    add_oracle(p, "NAME=py:MOD:FN (Python, atheris) or NAME='node adapter.mjs' "
+                  "(JavaScript, V8 block coverage; docs/oracle-protocol.md)")
     p.add_argument("--instrument", action="append", default=[], metavar="MODULE",
                    help="a module whose code guides the fuzzer (default: the parser's package); for "
                         "JavaScript a folder, relative to the adapter's (default: its script's folder)")
-    p.add_argument("--every", type=float, default=15.0, metavar="S",
-                   help="seconds between two batches sent to the judge (default 15)")
-    p.add_argument("--out", type=pathlib.Path, default=None, metavar="DIR",
-                   help=f"report folder (default {DEFAULT_OUT}/PARSER)")
+    add_seconds(p, "waiting between two batches sent to the judge", 15.0, name="--every-seconds",
+                dest="every")
+    alias(p, "--every", "--every-seconds")
+    add_out(p, f"the report folder (default {DEFAULT_OUT}/PARSER)", None)
     p.add_argument("--no-distill", action="store_true",
                    help="leave corpus/hunt/PARSER/ as it is")
     p.add_argument("--no-reach", action="store_true",
@@ -88,12 +88,11 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    if not 0 < args.minutes <= 24 * 60:   # also false for nan
-        raise UsageError(f"--minutes must be above 0 and at most {24 * 60}, not {args.minutes!r}")
+    minutes_flag("--minutes", args.minutes, most=24 * 60)
     seconds = args.minutes * 60
     count_flag("--generate", args.generate, least=0)
-    count_flag("--runs", args.runs, least=0)
-    seconds_flag("--every", args.every)
+    count_flag("--executions", args.runs, least=0)
+    seconds_flag("--every-seconds", args.every)
     try:
         flagged = oracles.configure(args.oracle, config=False)
     except oracles.manifests.ManifestError as exc:
@@ -147,12 +146,12 @@ def _require_oracle(name: str) -> str:
     return loaded[name].version
 
 
-def _progress(target: str, budget: float, judge: Judge | None):
+def _progress(said: progress.Task, judge: Judge | None):
+    """The fuzzer's status lines as progress: seconds of the budget, executions, kept, found."""
     def show(elapsed: float, stats: runners.Stats) -> None:
-        found = "" if judge is None else (f"  signatures {len(judge.hunted)} "
+        found = "" if judge is None else (f", signatures {len(judge.hunted)} "
                                           f"({sum(f.new for f in judge.hunted.values())} new)")
-        print(f"[hunt {target}] {elapsed:5.0f}s/{budget:.0f}s  execs {stats.execs:>10,}  "
-              f"kept {stats.kept:>5}{found}", file=sys.stderr, flush=True)
+        said.advance(0, note=f"execs {stats.execs:,}, kept {stats.kept}{found}")
     return show
 
 
@@ -165,7 +164,7 @@ def hunt(args, target: targets.Target, runner: runners.Runner, seconds: float) -
     runner.random_seed = args.seed + 1
     runner.runs = args.runs
     command = (f"urlwb hunt {target.name} --minutes {args.minutes:g} --seed {args.seed} "
-               f"--generate {args.generate}" + (f" --runs {args.runs}" if args.runs else "")
+               f"--generate {args.generate}" + (f" --executions {args.runs}" if args.runs else "")
                + (f" --seeds {kind}" if kind != "wpt" else ""))
     against = getattr(args, "against", None)
     if against:
@@ -177,7 +176,8 @@ def hunt(args, target: targets.Target, runner: runners.Runner, seconds: float) -
         judge = Judge(target.name, found_by=command, file=target.build is None)
         t0 = time.monotonic()
         print(f"urlwb hunt: judging the {len(inputs):,} seed inputs ({kind})", file=sys.stderr, flush=True)
-        judge.baseline(inputs)
+        with progress.heartbeat(f"urlwb hunt: judging the {len(inputs):,} seed inputs", after=progress.EVERY):
+            judge.baseline(inputs)
         print(f"urlwb hunt: {len(judge.generated)} signatures in the seed inputs "
               f"({time.monotonic() - t0:.1f} s)", file=sys.stderr, flush=True)
         if judge.crashed:
@@ -191,8 +191,10 @@ def hunt(args, target: targets.Target, runner: runners.Runner, seconds: float) -
 
     print(f"urlwb hunt: fuzzing {target.name} for {seconds:.0f} s "
           f"({target.language}, guided by {', '.join(target.instrument)})", file=sys.stderr, flush=True)
-    stats = runners.hunt_loop(runner, seconds, on_batch if judge else None, every=args.every,
-                              progress=_progress(target.name, seconds, judge))
+    with progress.task(f"urlwb hunt {target.name}: seconds of fuzzing", total=int(seconds), beat=True,
+                       timed=True) as said:
+        stats = runners.hunt_loop(runner, seconds, on_batch if judge else None, every=args.every,
+                                  progress=_progress(said, judge))
     if judge is not None:
         judge.close()
     kept = [decode_text(b) for b in runner.kept().values()]

@@ -62,17 +62,7 @@ class Change:
 
 
 def _answer(rec) -> str:
-    if rec is None:
-        return "not asked"
-    if rec.crash:
-        return f"crash {rec.crash}"
-    if rec.failure:
-        return "failure"
-    host = rec.host if isinstance(rec.host, str) else None
-    if rec.href is None:
-        return f"host {host!r}, path {rec.path!r}"
-    # the href, and the host where the href does not show it (a parser whose host and href part)
-    return rec.href if host is None or host.lower() in rec.href.lower() else f"{rec.href} (host {host})"
+    return oracles.answer_text(rec, missing="not asked")
 
 
 def _components(rec) -> dict | None:

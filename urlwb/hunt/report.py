@@ -13,6 +13,7 @@ import pathlib
 
 from urlwb import corpus_store, htmlpage
 from urlwb.cliutil import short
+from urlwb.htmlpage import code_cell
 
 
 def _reach(r) -> str:
@@ -54,10 +55,10 @@ def render(s: dict) -> str:
                   "| signature | new vs generated | inputs | shortest input | minimized | filed |",
                   "|---|---|---|---|---|---|"]
         for f in sorted(s["findings"], key=lambda f: (not f["new"], f["signature"])):
-            lines.append(f"| `{f['signature']}` | {'**new**' if f['new'] else 'also generated'} | "
-                         f"{f['count']} | `{short(f['input'], 60)}` | "
-                         f"{'`' + short(f['minimized'], 60) + '`' if f['minimized'] else '—'} | "
-                         f"{'`' + f['filed'] + '`' if f['filed'] else '—'} |")
+            lines.append(f"| {code_cell(f['signature'])} | {'**new**' if f['new'] else 'also generated'} | "
+                         f"{f['count']} | {code_cell(short(f['input'], 60))} | "
+                         f"{code_cell(short(f['minimized'], 60)) if f['minimized'] else '—'} | "
+                         f"{code_cell(f['filed']) if f['filed'] else '—'} |")
         lines.append("")
     lines += _history(s.get("history"))
     return "\n".join(lines)
@@ -89,14 +90,14 @@ def _history(h: dict | None) -> list[str]:
             for c in rows:
                 a = c.get("answers") or {}
                 vals = list(a.values()) + ["—"] * (3 - len(a))
-                lines.append(f"| `{c['signature']}` | {c['count']} | {c['seen_in']} | "
-                             f"`{short(c['minimized'] or c['input'], 50)}` | {'yes' if c.get('in_wpt') else 'no'} | "
-                             + " | ".join(f"`{short(v, 40)}`" for v in vals[:3])
-                             + f" | {'`' + c['filed'] + '`' if c.get('filed') else '—'} |")
+                lines.append(f"| {code_cell(c['signature'])} | {c['count']} | {c['seen_in']} | "
+                             f"{code_cell(short(c['minimized'] or c['input'], 50))} | {'yes' if c.get('in_wpt') else 'no'} | "
+                             + " | ".join(code_cell(short(v, 40)) for v in vals[:3])
+                             + f" | {code_cell(c['filed']) if c.get('filed') else '—'} |")
         else:
             lines += ["| signature | inputs | first shown by | shortest input |", "|---|---|---|---|"]
             for c in rows:
-                lines.append(f"| `{c['signature']}` | {c['count']} | {c['seen_in']} | `{short(c['input'], 60)}` |")
+                lines.append(f"| {code_cell(c['signature'])} | {c['count']} | {c['seen_in']} | {code_cell(short(c['input'], 60))} |")
         lines.append("")
     return lines
 

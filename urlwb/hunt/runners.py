@@ -360,7 +360,7 @@ class RustRunner(PythonRunner):
     def prepare(self):
         if shutil.which("cargo") is None or shutil.which("rustc") is None:
             raise UsageError(f"{self.target.name}: cargo is not on PATH (make oracles installs it)")
-        host = next((line.split()[1] for line in subprocess.run(
+        host = next((line.split()[1] for line in children.run(
             ["rustc", "-vV"], capture_output=True, text=True).stdout.splitlines()
             if line.startswith("host:")), None)
         if not self.locked:

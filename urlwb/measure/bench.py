@@ -19,7 +19,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 import engine
 from engine.punycode import punycode_encode
-from urlwb.cliutil import count_flag
+from urlwb.cliutil import add_runs, alias, count_flag
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 WPT = ROOT / "tests" / "data" / "wpt"
@@ -27,7 +27,8 @@ WPT = ROOT / "tests" / "data" / "wpt"
 
 def add_arguments(parser) -> None:
     parser.add_argument("what", nargs="?", default="all", choices=("hosts", "urls", "growth", "memory", "all"))
-    parser.add_argument("--rounds", type=int, default=7, help="rounds per figure (best is kept)")
+    add_runs(parser, "the best kept", 7, dest="rounds")
+    alias(parser, "--rounds", "--runs")
 
 
 def _wpt(name: str) -> list[dict]:
@@ -238,7 +239,7 @@ def bench_memory(rounds: int) -> None:
 
 
 def run(args) -> int:
-    count_flag("--rounds", args.rounds)
+    count_flag("--runs", args.rounds)
     print(f"python {sys.version.split()[0]}; versions: " + _versions())
     what = args.what
     for name, fn in (("hosts", bench_hosts), ("urls", bench_urls), ("growth", bench_growth), ("memory", bench_memory)):

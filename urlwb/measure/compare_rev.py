@@ -37,6 +37,7 @@ from types import ModuleType
 
 import engine as new
 from urlwb import corpus_store
+from urlwb import progress as saying
 from urlwb.cliutil import add_seed
 from urlwb.differential import generate
 from urlwb.errors import UsageError
@@ -205,13 +206,12 @@ def run(args) -> int:
     with tempfile.TemporaryDirectory(prefix="urlwb-rev-") as tmp:
         old = load_engine_at(args.revision, Path(tmp))
 
-        def progress(done: int, total: int) -> None:
-            print(f"\r{done:,}/{total:,} inputs", end="", file=sys.stderr, flush=True)
+        with saying.task(f"compare-rev {args.revision}: inputs", total=None, beat=True) as said:
+            def step(done: int, total: int) -> None:
+                said.total = total
+                said.advance(done - said.done)
 
-        differences, compared = compare(old, new, inputs=args.inputs, seed=args.seed,
-                                        progress=progress if sys.stderr.isatty() else None)
-    if sys.stderr.isatty():
-        print("\r", end="", file=sys.stderr)
+            differences, compared = compare(old, new, inputs=args.inputs, seed=args.seed, progress=step)
     total = sum(len(v) for v in differences.values())
     print(f"engine at {args.revision} vs the working tree: {compared:,} answers compared "
           f"({args.inputs:,} random inputs, seed {args.seed}) in {time.monotonic() - t0:.1f} s; "

@@ -51,8 +51,8 @@ import threading
 import time
 import tomllib
 
-from urlwb import corpus_store
-from urlwb.cliutil import add_jobs, add_seed
+from urlwb import children, corpus_store, progress
+from urlwb.cliutil import add_jobs, add_out, add_seconds, add_seed, alias
 from urlwb.errors import UsageError
 from urlwb.mutation.killsuite import UNIT_TESTS
 
@@ -354,9 +354,9 @@ def run_suite(engine_root: pathlib.Path, timeouts: dict[str, float], *, default_
     start = time.perf_counter()
     err_path = (cwd or engine_root) / "killsuite.stderr"
     with open(err_path, "w+", encoding="utf-8", errors="replace") as err:
-        proc = subprocess.Popen([sys.executable, "-m", "urlwb.mutation.killsuite", *extra_args],
-                                stdout=subprocess.PIPE, stderr=err, text=True, env=env,
-                                cwd=cwd or engine_root, start_new_session=True)
+        proc = children.popen([sys.executable, "-m", "urlwb.mutation.killsuite", *extra_args],
+                              stdout=subprocess.PIPE, stderr=err, text=True, env=env,
+                              cwd=cwd or engine_root)
         if on_proc:
             on_proc(proc)
         lines: queue.Queue = queue.Queue()
@@ -381,7 +381,7 @@ def run_suite(engine_root: pathlib.Path, timeouts: dict[str, float], *, default_
             word, _, rest = line.partition(" ")
             if word == "READY":
                 if pathlib.Path(rest).resolve() != (engine_root / "engine").resolve():
-                    _kill(proc)
+                    children.release(proc)
                     raise RuntimeError(f"the kill suite imported the engine at {rest}, not "
                                        f"{engine_root / 'engine'}")
                 limit = default_timeout
@@ -399,8 +399,7 @@ def run_suite(engine_root: pathlib.Path, timeouts: dict[str, float], *, default_
             elif word == "DONE":
                 verdict = Verdict(False)
         verdict.seconds = round(time.perf_counter() - start, 3)
-        _kill(proc)
-        proc.wait()
+        children.release(proc)
     return verdict, passed
 
 
@@ -509,7 +508,8 @@ def execute(session: Session, jobs: int, timeout_factor: float, min_timeout: flo
         t.start()
     running, error = len(threads), None
     try:
-        with session.db() as db:
+        with session.db() as db, progress.task("mutants judged", total=total, beat=True) as said:
+            said.advance(done)
             while running:
                 got = results.get()
                 if got is None:
@@ -522,6 +522,7 @@ def execute(session: Session, jobs: int, timeout_factor: float, min_timeout: flo
                     continue
                 db.set_result(item.job_id, result)
                 done += 1
+                said.advance()
                 log(_progress_line(done, total, item, verdict))
     except KeyboardInterrupt:
         stop.set()
@@ -631,10 +632,10 @@ def add_arguments(parser) -> None:
                         help="only write the report of the session as it is")
     parser.add_argument("--timeout-factor", type=float, default=10.0, metavar="F",
                         help="a check may take F times its time on the unmutated engine (default 10)")
-    parser.add_argument("--min-timeout", type=float, default=20.0, metavar="S",
-                        help="... and at least S seconds (default 20)")
-    parser.add_argument("--out", type=pathlib.Path, default=REPORT_DIR, metavar="DIR",
-                        help="where report.md, report.html and results.json go (default reports/mutants)")
+    add_seconds(parser, "a check's least timeout, beside --timeout-factor", 20.0,
+                name="--min-timeout-seconds", dest="min_timeout")
+    alias(parser, "--min-timeout", "--min-timeout-seconds")
+    add_out(parser, "the folder of report.md, report.html and results.json", REPORT_DIR)
 
 
 def run(args) -> int:

@@ -67,6 +67,27 @@ class Record(NamedTuple):
         return not self.failure and self.crash is None
 
 
+def answer_text(r: Record | None, missing: str = "n/a", with_host: bool = False) -> str:
+    """One parser's answer as every report and table writes it (the one renderer): ``missing``
+    when it was not asked (the caller says why: ``n/a``, ``not asked``); ``HUNG: ...`` or
+    ``CRASH: ...``; ``failure``; else the href, with the host after it where the href does not
+    show it (a parser whose host and href part), or the host and path when there is no href.
+    ``with_host``: the host first, always (``host 'h', href 'u'``: where the host is the
+    question, as in bisect)."""
+    if r is None:
+        return missing
+    if r.crash:
+        return f"{'HUNG' if r.hung else 'CRASH'}: {r.crash[:160]}"
+    if r.failure:
+        return "failure"
+    host = r.host if isinstance(r.host, str) else None
+    if r.href is None:
+        return f"(no href) host {host!r}, path {r.path!r}"
+    if with_host:
+        return f"host {host!r}, href {r.href!r}"
+    return r.href if host is None or host.lower() in r.href.lower() else f"{r.href} (host {host})"
+
+
 FAILURE = Record(failure=True)
 #: An input an oracle does not take (e.g. a base for a parser without resolution): not compared.
 NOT_APPLICABLE = None

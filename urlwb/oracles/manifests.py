@@ -4,8 +4,8 @@ manifests, and the user's own (``--oracle NAME=...`` and ``[tool.urlwb.oracles]`
 Protocol and manifest format: ``docs/oracle-protocol.md``. This module only reads
 declarations into :class:`Spec` records and says why one cannot run (a command not on PATH, a
 build output missing); starting and feeding them is :mod:`urlwb.oracles.supervisor`'s job. It
-imports nothing else of the workbench, so that ``urlwb.oracles`` can read the manifests when it
-is imported.
+imports nothing else of the workbench (but :mod:`urlwb.children`, which imports none, for its
+probes), so that ``urlwb.oracles`` can read the manifests when it is imported.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ import shutil
 import subprocess
 import sys
 import tomllib
+
+from urlwb import children
 
 ROOT = pathlib.Path(__file__).resolve().parent
 #: the shipped SSRF validators' folders (``urlwb/ssrf/validators/<folder>/oracles.toml``, kind
@@ -118,8 +120,8 @@ def run_probe(cmd: tuple[str, ...], cwd: str) -> str | None:
     probe and the first line it wrote (a missing Perl module, a missing C header)."""
     shown = " ".join(shlex.quote(a) for a in cmd)
     try:
-        r = subprocess.run(list(cmd), cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True,
-                           timeout=PROBE_TIMEOUT)
+        r = children.run(list(cmd), cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True,
+                         timeout=PROBE_TIMEOUT)
     except subprocess.TimeoutExpired:
         return f"probe `{shown}` did not finish in {PROBE_TIMEOUT:g} s"
     except OSError as exc:

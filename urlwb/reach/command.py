@@ -1,10 +1,10 @@
-"""``urlwb reach PARSER [PARSER ...] [--corpus DIR ...] [--wpt] [--generate N] [--seed S]``: how
+"""``urlwb reach --parsers LIST [--corpus DIR ...] [--wpt] [--generate N] [--seed S]``: how
 much of each parser's own code the inputs execute, by its language's own coverage tool.
 
-    urlwb reach urllib yarl go-net-url okhttp url-parse     # WPT + generate(10000, seed=1)
-    urlwb reach all --corpus corpus/differential/seed --corpus corpus/differential/distilled \\
+    urlwb reach --parsers urllib,yarl,go-net-url,okhttp,url-parse     # WPT + generate(10000, seed=1)
+    urlwb reach --parsers all --corpus corpus/differential/seed --corpus corpus/differential/distilled \\
         --corpus corpus/differential/regress
-    urlwb reach mine --oracle mine=py:my.module:parse --wpt
+    urlwb reach --oracle mine=py:my.module:parse --wpt
 
 Default inputs (none of --corpus, --wpt, --generate): ``--wpt --generate 10000 --seed 1``.
 A parser no tool here measures, or that is not built, is one line with the reason. Exit status 0;
@@ -18,8 +18,8 @@ import pathlib
 import shlex
 import sys
 
-from urlwb import oracles
-from urlwb.cliutil import count_flag
+from urlwb import oracles, progress
+from urlwb.cliutil import DEPRECATED, add_oracle, add_out, add_parsers, add_seed, count_flag
 from urlwb.errors import UsageError
 from urlwb.reach import golang, inputs, jvm, node, python, report, ruby
 from urlwb.reach.targets import TARGETS, UNMEASURED
@@ -28,18 +28,17 @@ DEFAULT_OUT = pathlib.Path("reports") / "reach"
 
 
 def add_arguments(p) -> None:
-    p.add_argument("parsers", nargs="+", metavar="PARSER",
-                   help="parser names or groups (all, other, go, java, javascript, python, ...)")
+    add_parsers(p, "and languages (go, java, javascript, python, ...)", None)
+    p.add_argument("words", nargs="*", metavar="PARSER",
+                   help="deprecated: the parsers as words (say --parsers)")
     p.add_argument("--corpus", action="append", default=[], type=pathlib.Path, metavar="DIR",
                    help="a folder of inputs, one a file, in the differential corpus's format")
     p.add_argument("--wpt", action="store_true", help="every WPT input (generate.wpt_cases())")
     p.add_argument("--generate", type=int, default=None, metavar="N", help="N generated inputs")
-    p.add_argument("--seed", type=int, default=1, help="seed of --generate (default 1)")
+    add_seed(p, "--generate")
     p.add_argument("--top", type=int, default=20, help="functions listed per parser (default 20)")
-    p.add_argument("--out", type=pathlib.Path, default=DEFAULT_OUT, metavar="DIR",
-                   help=f"report folder (default {DEFAULT_OUT})")
-    p.add_argument("--oracle", action="append", default=[], metavar="NAME=CMD",
-                   help="your own parser (NAME=py:package.module:function is measured by coverage.py)")
+    add_out(p, "the report folder", DEFAULT_OUT)
+    add_oracle(p, "NAME=py:package.module:function is measured by coverage.py")
 
 
 def resolve(names: list[str], flags: list[str]) -> list[str]:
@@ -49,7 +48,7 @@ def resolve(names: list[str], flags: list[str]) -> list[str]:
     except oracles.manifests.ManifestError as exc:
         raise UsageError(str(exc)) from None
     except ValueError as exc:
-        raise UsageError(f"PARSER: {exc}") from None
+        raise UsageError(f"--parsers: {exc}") from None
 
 
 def measure_one(name: str, items, log=print):
@@ -83,7 +82,13 @@ def _flag(spec) -> str:
 
 def run(args) -> int:
     count_flag("--top", args.top)
-    names = resolve(args.parsers, args.oracle)
+    if args.words:
+        print("urlwb reach: " + DEPRECATED.format(old="PARSER words", new="--parsers"), file=sys.stderr)
+    chosen = [*(args.parsers.split(",") if args.parsers else []), *args.words]
+    if not chosen and not args.oracle:
+        raise UsageError("name the parsers: --parsers LIST (or --oracle)")
+    chosen = chosen or [spec.partition("=")[0] for spec in args.oracle]   # your own are measured
+    names = resolve(chosen, args.oracle)
     wpt, n = args.wpt, args.generate or 0
     if not args.corpus and not args.wpt and args.generate is None:
         wpt, n = True, 10000
@@ -96,18 +101,21 @@ def run(args) -> int:
     described = f"{len(items):,} ({what})"
     print(f"reach: {len(names)} parsers, {described}", flush=True)
     reaches, skipped, failed = [], {}, []
-    for name in names:
-        print(f"  {name} ...", flush=True)
-        try:
-            got = measure_one(name, items, log=lambda line: print(line, flush=True))
-        except (RuntimeError, OSError) as exc:
-            failed.append(f"{name}: {exc}")
-            skipped[name] = f"the measurement failed: {exc}"
-            continue
-        if isinstance(got, str):
-            skipped[name] = got
-        else:
-            reaches.append(got)
+    with progress.task(f"urlwb reach: {described}", total=len(names), beat=True) as said:
+        for name in names:
+            said.advance(0, note=f"now {name}")
+            try:
+                got = measure_one(name, items, log=lambda line: print(line, flush=True))
+            except (RuntimeError, OSError) as exc:
+                failed.append(f"{name}: {exc}")
+                skipped[name] = f"the measurement failed: {exc}"
+                said.advance(note=f"{name} failed")
+                continue
+            if isinstance(got, str):
+                skipped[name] = got
+            else:
+                reaches.append(got)
+            said.advance(note=name)
     command = " ".join(["urlwb reach", *(shlex.quote(a) for a in sys.argv[2:] if sys.argv[1:2] == ["reach"])])
     print(report.terminal(reaches, skipped))
     for path in report.write(reaches, skipped, described, command, args.out, args.top):

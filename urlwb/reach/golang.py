@@ -9,11 +9,11 @@ from __future__ import annotations
 import os
 import pathlib
 import re
-import subprocess
 import tempfile
 import time
 from collections import defaultdict
 
+from urlwb import children
 from urlwb.oracles import manifests
 from urlwb.reach import adapter
 from urlwb.reach.model import Function, Reach
@@ -35,9 +35,9 @@ def build(log=print) -> pathlib.Path:
         return BINARY
     log(f"  building the Go adapter with -cover -coverpkg={COVERPKG} into {BINARY.relative_to(manifests.ROOT.parent.parent)}")
     env = {**os.environ, "GOTOOLCHAIN": "local"}
-    proc = subprocess.run(["go", "build", "-mod=readonly", "-buildvcs=false", "-cover",
-                           f"-coverpkg={COVERPKG}", "-o", str(BINARY), "."],
-                          cwd=FOLDER, env=env, capture_output=True, text=True, timeout=600)
+    proc = children.run(["go", "build", "-mod=readonly", "-buildvcs=false", "-cover",
+                         f"-coverpkg={COVERPKG}", "-o", str(BINARY), "."],
+                        cwd=FOLDER, env=env, capture_output=True, text=True, timeout=600)
     if proc.returncode != 0:
         raise RuntimeError(f"go build -cover failed: {(proc.stderr.strip().splitlines() or ['?'])[-1]}")
     return BINARY
@@ -97,8 +97,8 @@ def _ours(file: str, packages: tuple[str, ...]) -> bool:
 
 
 def _go(args: list[str]) -> str:
-    proc = subprocess.run(["go", *args], cwd=FOLDER, capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "GOTOOLCHAIN": "local", "GOFLAGS": "-mod=readonly"})
+    proc = children.run(["go", *args], cwd=FOLDER, capture_output=True, text=True, timeout=300,
+                        env={**os.environ, "GOTOOLCHAIN": "local", "GOFLAGS": "-mod=readonly"})
     if proc.returncode != 0:
         raise RuntimeError(f"go {' '.join(args[:2])} failed: {(proc.stderr.strip().splitlines() or ['?'])[-1]}")
     return proc.stdout

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import fnmatch
 import pathlib
-import subprocess
 import tempfile
 import time
 import xml.etree.ElementTree as ET
 
+from urlwb import children
 from urlwb.oracles import manifests
 from urlwb.reach import adapter
 from urlwb.reach.model import Function, Reach
@@ -30,8 +30,8 @@ def fetch(log=print) -> None:
     if AGENT.exists() and CLI.exists():
         return
     log(f"  fetching JaCoCo {VERSION} (agent, CLI) through Maven into {HERE / 'build'}")
-    proc = subprocess.run(["mvn", "-q", "-B", "dependency:copy-dependencies"], cwd=HERE,
-                          capture_output=True, text=True, timeout=600)
+    proc = children.run(["mvn", "-q", "-B", "dependency:copy-dependencies"], cwd=HERE,
+                        capture_output=True, text=True, timeout=600)
     if proc.returncode != 0 or not (AGENT.exists() and CLI.exists()):
         raise RuntimeError(f"JaCoCo could not be fetched: {(proc.stdout + proc.stderr).strip().splitlines()[-1:] or ['?']}")
 
@@ -64,7 +64,7 @@ def measure(name: str, language: str, classes: tuple[str, ...], jar_patterns: tu
         args = ["java", "-jar", str(CLI), "report", str(tmp / "jacoco.exec"), "--xml", str(xml)]
         for jar in classfiles:
             args += ["--classfiles", str(jar)]
-        proc = subprocess.run(args, capture_output=True, text=True, timeout=300)
+        proc = children.run(args, capture_output=True, text=True, timeout=300)
         if proc.returncode != 0:
             raise RuntimeError(f"jacococli report failed: {(proc.stderr.strip().splitlines() or ['?'])[-1]}")
         root = ET.parse(xml).getroot()

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 import pathlib
-import subprocess
 import tempfile
 import time
 
+from urlwb import children
 from urlwb.oracles import manifests
 from urlwb.reach import adapter
 from urlwb.reach.model import Function, Reach
@@ -24,8 +24,8 @@ def _builtin_sources(ids: list[str]) -> dict[str, str]:
     script = ("const n = process.binding('natives'); const out = {};"
               f"for (const k of {json.dumps(ids)}) out[k] = n[k] || null;"
               "process.stdout.write(JSON.stringify(out));")
-    proc = subprocess.run(["node", "--no-deprecation", "-e", script], capture_output=True,
-                          text=True, timeout=60)
+    proc = children.run(["node", "--no-deprecation", "-e", script], capture_output=True,
+                        text=True, timeout=60)
     if proc.returncode != 0:
         raise RuntimeError(f"node could not give its builtin sources: {proc.stderr.strip()[-200:]}")
     return {k: v for k, v in json.loads(proc.stdout).items() if v is not None}

@@ -14,6 +14,7 @@ import sys
 import tempfile
 import time
 
+from urlwb import children
 from urlwb.errors import UsageError
 from urlwb.reach.model import Function, Reach
 
@@ -52,8 +53,8 @@ def measure(name: str, language: str, modules: tuple[str, ...], items, flags: li
         # the caller's own import path, so that a py: oracle it can import, the child can too
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *(p or os.getcwd() for p in sys.path)])}
         env.pop("COVERAGE_PROCESS_START", None)
-        proc = subprocess.run([sys.executable, "-m", "urlwb.reach.pyrun", str(tmp / "request.json")],
-                              capture_output=True, text=True, timeout=timeout, env=env)
+        proc = children.run([sys.executable, "-m", "urlwb.reach.pyrun", str(tmp / "request.json")],
+                            capture_output=True, text=True, timeout=timeout, env=env)
         if proc.returncode != 0:
             raise RuntimeError(f"{name}: the coverage run failed (exit {proc.returncode}): "
                                f"{(proc.stderr.strip().splitlines() or ['?'])[-1]}")

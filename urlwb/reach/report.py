@@ -13,12 +13,10 @@ import json
 import pathlib
 
 from urlwb import corpus_store
-from urlwb.htmlpage import page
+from urlwb.htmlpage import cell, page
 from urlwb.reach.model import Reach, percent
 
 
-def _cell(s: str) -> str:
-    return str(s).replace("|", "\\|").replace("\n", " ")
 
 
 def rows(reaches: list[Reach]) -> list[tuple[str, ...]]:
@@ -56,9 +54,9 @@ def markdown(reaches: list[Reach], skipped: dict[str, str], inputs: str, command
              "functions*: those some input entered; their lines and branches are the code the "
              "inputs can reach, and a branch missed there is one an input could take.", "",
              "| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
-    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows(reaches)]
+    lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows(reaches)]
     if skipped:
-        lines += ["", "## Not measured", ""] + [f"- **{n}**: {_cell(w)}" for n, w in skipped.items()]
+        lines += ["", "## Not measured", ""] + [f"- **{n}**: {cell(w)}" for n, w in skipped.items()]
     for r in reaches:
         lines += ["", f"## {r.parser} ({r.language}, {r.version})", "",
                   f"Tool: {r.tool}. Files: {', '.join(f'`{f}`' for f in r.files) or 'none'}. "
@@ -67,7 +65,7 @@ def markdown(reaches: list[Reach], skipped: dict[str, str], inputs: str, command
         lines += ["", f"Functions never entered: {len(never)} (largest first, top {top}).", ""]
         if never:
             lines += [f"| function | file:line | {r.unit} |", "|---|---|---|"]
-            lines += [f"| `{_cell(f.name)}` | `{_cell(f.file)}:{f.line}` | {f.lines} |" for f in never[:top]]
+            lines += [f"| `{cell(f.name)}` | `{cell(f.file)}:{f.line}` | {f.lines} |" for f in never[:top]]
         missed = r.missed_in_entered()
         what = r.branch_unit or "blocks"
         lines += ["", f"Entered functions with {what} never taken: {len(missed)} (most first, top {top}).", ""]
@@ -77,7 +75,7 @@ def markdown(reaches: list[Reach], skipped: dict[str, str], inputs: str, command
             for f in missed[:top]:
                 b = "—" if f.branches is None else f"{f.branches_hit}/{f.branches}"
                 where = ", ".join(str(x) for x in f.missed[:12]) + (" …" if len(f.missed) > 12 else "")
-                lines.append(f"| `{_cell(f.name)}` | `{_cell(f.file)}:{f.line}` | {f.lines_hit}/{f.lines} | {b} | {where} |")
+                lines.append(f"| `{cell(f.name)}` | `{cell(f.file)}:{f.line}` | {f.lines_hit}/{f.lines} | {b} | {where} |")
     return "\n".join(lines) + "\n"
 
 

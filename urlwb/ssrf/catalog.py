@@ -66,7 +66,7 @@ def parse_flag(value: str, cwd: pathlib.Path | None = None, progress=print) -> D
     name = name.strip()
     if eq:
         if not name or not rest.strip():
-            raise UsageError(f"--validator {value!r}: expected NAME, NAME@VERSION, NAME=COMMAND or NAME=py:module:function")
+            raise UsageError(f"--oracle {value!r}: expected NAME, NAME@VERSION, NAME=COMMAND or NAME=py:module:function")
         return _user(name, rest.strip(), "flag", cwd)
     base, at, version = name.partition("@")
     if at and version and base not in SHIPPED:
@@ -76,12 +76,12 @@ def parse_flag(value: str, cwd: pathlib.Path | None = None, progress=print) -> D
             return Declared(f"{base}@{version}", spec=dataclasses.replace(spec, kind="validator"),
                             base=base, version=version)
     if base not in SHIPPED:
-        raise UsageError(f"--validator {value!r}: unknown validator {base!r} (shipped: {', '.join(SHIPPED)}; "
+        raise UsageError(f"--oracle {value!r}: unknown validator {base!r} (shipped: {', '.join(SHIPPED)}; "
                          "or NAME=COMMAND, NAME=py:module:function)")
     if not at:
         return Declared(base, spec=SHIPPED[base], base=base)
     if not version:
-        raise UsageError(f"--validator {value!r}: no version after '@'")
+        raise UsageError(f"--oracle {value!r}: no version after '@'")
     spec = install.release(SHIPPED[base], version, progress)
     return Declared(f"{base}@{version}", spec=spec, base=base, version=version)
 

@@ -1,7 +1,7 @@
 """``urlwb ssrf``: hunt for inputs a validator allows where a fetcher would connect to a denied
 destination.
 
-    urlwb ssrf [--validator NAME|NAME@VERSION|NAME=CMD|NAME=py:mod:fn ...] [--fetchers LIST]
+    urlwb ssrf [--oracle NAME|NAME@VERSION|NAME=CMD|NAME=py:mod:fn ...] [--parsers LIST]
                [--deny private|loopback|metadata|link-local|HOSTS] [--allow HOSTS]
                [--minutes M] [--seed N] [--out DIR] [--no-file]
                [--inputs FILE] [--clients LIST|none]
@@ -33,13 +33,14 @@ import subprocess
 import sys
 import time
 
-from urlwb import corpus_store, oracles, report_formats
+from urlwb import children, corpus_store, oracles, progress, report_formats
 from urlwb.oracles import manifests
-from urlwb.oracles.versions import installs
-from urlwb.cliutil import add_seed, count_flag, seconds_flag
+from urlwb.oracles.versions import installs, registries
+from urlwb.oracles.versions.catalog import VALIDATORS
+from urlwb.cliutil import add_minutes, add_oracle, add_out, add_parsers, add_seed, alias, count_flag, minutes_flag, seconds_flag
 from urlwb.errors import UsageError
 from urlwb.findings import record
-from urlwb.ssrf import catalog, fetchers, hunt, inputs, policy, regress, report
+from urlwb.ssrf import catalog, fetchers, hunt, inputs, install, policy, regress, report
 from urlwb.ssrf.finding_records import finding_records
 from urlwb.ssrf.observe import run as observing
 
@@ -49,25 +50,25 @@ MINIMIZE_SECONDS = 120.0
 
 
 def add_arguments(p) -> None:
-    p.add_argument("--validator", action="append", default=[], metavar="SPEC",
-                   help="NAME (shipped), NAME@VERSION (npm/PyPI/Maven release), NAME=CMD or NAME=py:module:function; "
-                        "repeatable (default: [tool.urlwb.validators], else every shipped one)")
+    add_oracle(p, "a validator: NAME (shipped), NAME@VERSION (npm/PyPI/Maven release), NAME=CMD or "
+                  "NAME=py:module:function (default: [tool.urlwb.validators], else every shipped one)",
+               dest="validator")
+    alias(p, "--validator", "--oracle")
     installs.add_flag(p)   # NAME@VERSION installs run no package code without it
-    p.add_argument("--fetchers", default=None, metavar="LIST",
-                   help="URL parsers whose hosts are fetched (names or groups as --parsers; default: all)")
+    add_parsers(p, "the URL parsers whose hosts are fetched (default: all)", None, dest="fetchers")
+    alias(p, "--fetchers", "--parsers")
     p.add_argument("--deny", default=None, metavar="LIST",
                    help="denied destinations: private, loopback, metadata, link-local, and host names, "
                         "addresses or networks (default: the four categories)")
     p.add_argument("--allow", default=None, metavar="HOSTS",
                    help="an allow-list: connecting anywhere else is a bypass too")
-    p.add_argument("--minutes", type=float, default=2.0, help="time for the hunt (default 2)")
+    add_minutes(p, "the hunt", 2.0)
     add_seed(p, "the random phase and of the spellings' mixed radices")
-    p.add_argument("--out", type=pathlib.Path, default=DEFAULT_OUT, metavar="DIR",
-                   help=f"report folder (default {DEFAULT_OUT}/)")
+    add_out(p, "the report folder", DEFAULT_OUT)
     p.add_argument("--no-file", action="store_true", help="file no regress entries")
     p.add_argument("--batch", type=int, default=hunt.BATCH, help="inputs per batch (default %(default)s)")
     p.add_argument("--guided-seconds", type=float, default=20.0, metavar="S",
-                   help="coverage-guided search per Python validator (atheris) and npm validator (V8 block coverage, guided.mjs), before the random phase; "
+                   help="seconds of coverage-guided search per Python validator (atheris) and npm validator (V8 block coverage, guided.mjs), before the random phase; "
                         "0: none (default %(default)s)")
     p.add_argument("--inputs", type=pathlib.Path, default=None, metavar="FILE",
                    help="your inputs, one URL a line, in place of the generated ones: each judged, "
@@ -82,11 +83,11 @@ def _fetcher_names(spec: str | None) -> list[str]:
     try:
         names = oracles.resolve_names(spec) if spec else fetchers.default_names()
     except ValueError as exc:
-        raise UsageError(f"--fetchers: {exc}") from None
+        raise UsageError(f"--parsers: {exc}") from None
     url_kind = set(fetchers.default_names())
     wrong = [n for n in names if n not in url_kind]
     if wrong:
-        raise UsageError(f"--fetchers: {wrong[0]} is not a URL parser")
+        raise UsageError(f"--parsers: {wrong[0]} is not a URL parser")
     return names
 
 
@@ -94,23 +95,30 @@ def _history_pairs(declared: list[catalog.Declared], started) -> list[tuple[str,
     """(older, newer) for each two started releases of one shipped validator, older first by
     their versions (the shipped pin counts as its hello line's version)."""
     by_base: dict[str, list[str]] = {}
+    d_base: dict[str, str] = {}
     for d in declared:
         if d.base and d.name in started:
             by_base.setdefault(d.base, []).append(d.name)
+            d_base[d.name] = d.base
     pairs = []
     for names in by_base.values():
-        ordered = sorted(names, key=lambda n: _version_key(started[n].version))
+        ordered = sorted(names, key=lambda n: _version_key(d_base[n], started[n].version))
         pairs += list(itertools.pairwise(ordered))
     return pairs
 
 
-def _version_key(v: str) -> tuple:
-    return tuple(int(p) if p.isdigit() else 0 for p in v.replace("-", ".").split("."))
+def _version_key(base: str, v: str):
+    """The one version order, the registry's (:func:`urlwb.oracles.versions.registries.sort_key`:
+    Guava's 33.0.0-jre after 32.1.3-jre, 1.0.0-rc.1 before 1.0.0); Maven's generic order for a
+    validator of no known registry."""
+    registry = (install.PACKAGES.get(base) or (None,))[0] or (
+        VALIDATORS[base].registry if base in VALIDATORS else "maven")
+    return registries.sort_key(registry)(v)
 
 
 def run(args) -> int:
     installs.from_args(args)
-    seconds_flag("--minutes", args.minutes * 60)
+    minutes_flag("--minutes", args.minutes)
     count_flag("--batch", args.batch)
     pol = policy.parse(args.deny, args.allow)
     client_names = observing.client_names(args.clients)
@@ -215,12 +223,16 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped, client_name
     stream = itertools.chain(found, first, inputs.random_inputs(targets, decoy, args.seed))
     print(f"hunting: {len(first):,} systematic inputs, then random ones, for {args.minutes:g} min "
           f"({len(validators)} validators x {len(fetcher_oracles)} fetchers)", flush=True)
-    res = hunt.hunt(asker, pol, stream, args.minutes * 60, len(first), batch=args.batch)
+    with progress.task("urlwb ssrf: seconds of the hunt", total=int(args.minutes * 60), beat=True,
+                       timed=True) as said:
+        res = hunt.hunt(asker, pol, stream, args.minutes * 60, len(first), batch=args.batch,
+                        progress=lambda line: said.advance(0, note=line.strip()))
     res.guided = guided_lines
     t0 = time.monotonic()
     cells = {(v, f, cat): w for (v, f), c in res.cells.items() for cat, w in c.witnesses.items()}
-    best, rounds = hunt.minimize(asker, pol, cells, seconds=MINIMIZE_SECONDS)
-    print(f"minimized {len(best)} witnesses in {rounds} rounds, {time.monotonic() - t0:.0f} s", flush=True)
+    with progress.heartbeat(f"urlwb ssrf: minimizing {len(cells)} witnesses", after=progress.EVERY):
+        best, rounds = hunt.minimize(asker, pol, cells, seconds=MINIMIZE_SECONDS)
+    print(f"minimized {len(best)} witnesses in {rounds} batches, {time.monotonic() - t0:.0f} s", flush=True)
 
     history, hist_witness = [], {}
     for old, new in _history_pairs(declared, validators):
@@ -317,8 +329,9 @@ def _guided(args, declared, validators, fetcher_oracles, seeds: list[str], lines
         print(f"guided: {name} under atheris for {args.guided_seconds:g} s against {', '.join(here)}", flush=True)
         penv = {**os.environ, **env, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
         try:
-            r = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, env=penv,
-                               timeout=args.guided_seconds + 120)
+            with progress.heartbeat(f"urlwb ssrf: guided search in {name}"):
+                r = children.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, env=penv,
+                                 timeout=args.guided_seconds + 120)
         except subprocess.TimeoutExpired:
             print(f"  {name}: the guided run did not end in time")
             continue
@@ -362,8 +375,9 @@ def _guided_js(args, d, seeds: list[str], folder: pathlib.Path, lines_out: list[
            str(int(args.guided_seconds)), str(getattr(args, "seed", 1) or 1), str(DICTIONARY)]
     print(f"guided: {d.name} under V8 block coverage for {args.guided_seconds:g} s", flush=True)
     try:
-        r = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                           timeout=args.guided_seconds + 120, cwd=adapter.parent)
+        with progress.heartbeat(f"urlwb ssrf: guided search in {d.name}"):
+            r = children.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                             timeout=args.guided_seconds + 120, cwd=adapter.parent)
     except (subprocess.TimeoutExpired, OSError) as exc:
         said = f"{d.name}: the guided run did not end ({type(exc).__name__})"
         lines_out.append(said)

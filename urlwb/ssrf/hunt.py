@@ -3,9 +3,9 @@ denies, and the shortest witness of each (validator, fetcher) cell.
 
 A bypass of cell (V, F) is an input on which V answers ``allow: true`` and F's destination
 (:func:`urlwb.ssrf.fetchers.destination`) is denied by the policy (:meth:`Policy.denied`). The
-witness of a cell is the shortest bypass found, then minimized: chunks of it are deleted while the
-result still bypasses the same cell, shortest candidate first, until no deletion keeps it (or the
-time is up). Every answer is asked once (:class:`Asker` keeps them), in batches.
+witness of a cell is the shortest bypass found, then minimized by the workbench's one shrinker
+(:mod:`urlwb.fuzzing.shrink`): chunks of it are deleted while the result still bypasses the same
+cell, until no deletion keeps it (or the time is up). Every answer is asked once (:class:`Asker` keeps them), in batches.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Iterable
 
 from urlwb import oracles
+from urlwb.fuzzing.shrink import first_index, shrink
 from urlwb.ssrf import fetchers
 from urlwb.ssrf.policy import Destination, Policy
 from urlwb.ssrf.validator import Validator, Verdict
@@ -150,55 +151,41 @@ def hunt(asker: Asker, policy: Policy, stream: Iterable[str], seconds: float, sy
     return res
 
 
-def _deletions(s: str) -> list[str]:
-    """Every ``s`` with one chunk deleted, chunks of n/2, n/4, ..., 3, 2, 1 code points."""
-    out: set[str] = set()
-    size = max(1, len(s) // 2)
-    sizes = set()
-    while size >= 1:
-        sizes.add(size)
-        size //= 2
-    sizes |= {1, 2, 3}
-    for k in sizes:
-        for i in range(0, len(s) - k + 1):
-            out.add(s[:i] + s[i + k:])
-    out.discard(s)
-    return sorted(out, key=lambda x: (len(x), x))
-
-
 def minimize(asker: Asker, policy: Policy, cells: dict[tuple, str],
              still: Callable[[str, tuple], bool] | None = None, seconds: float = 120.0,
              max_rounds: int = 60, also: tuple[str, ...] = ()) -> tuple[dict[tuple, str], int]:
     """The shortest input reached by chunk deletions from each cell's witness that still
-    satisfies ``still(input, cell)``; a cell is (validator, fetcher) or (validator, fetcher,
-    category), and by default ``still`` is: it bypasses the cell (with that category). Each
-    round asks, in one batch per validator and fetcher, every deletion of every cell not yet
-    minimal; ``also``: validators ``still`` asks besides the cell's own."""
+    satisfies ``still(input, cell)``, by the workbench's one shrinker
+    (:func:`urlwb.fuzzing.shrink.shrink`, down to no one code point removable); a cell is
+    (validator, fetcher) or (validator, fetcher, category), and by default ``still`` is: it
+    bypasses the cell (with that category). Each batch of deletions is asked in one go of the
+    cell's validator (and ``also``'s, validators ``still`` asks besides) and its fetcher.
+    Returns the witnesses and the number of batches asked; ``max_rounds`` bounds the batches of
+    each cell."""
     def bypasses_cell(s, cell):
         got = bypasses(asker, policy, s, cell[0], cell[1])
         return got is not None and (len(cell) < 3 or got == cell[2])
     still = still or bypasses_cell
     best = dict(cells)
-    live = set(best)
     t0 = time.monotonic()
-    rounds = 0
-    while live and rounds < max_rounds and time.monotonic() - t0 < seconds:
-        rounds += 1
-        cands = {cell: _deletions(best[cell]) for cell in live}
-        by_v: dict[str, set[str]] = {}
-        by_f: dict[str, set[str]] = {}
-        for (v, f, *_), xs in cands.items():
-            for name in (v, *also):
-                by_v.setdefault(name, set()).update(xs)
-            by_f.setdefault(f, set()).update(xs)
-        _ask_split(asker, by_v, by_f)
-        for cell in list(live):
-            hit = next((x for x in cands[cell] if still(x, cell)), None)
-            if hit is None or len(hit) >= len(best[cell]):
-                live.discard(cell)
-            else:
-                best[cell] = hit
-    return best, rounds
+    asked = 0
+    for cell in sorted(best, key=lambda c: (len(best[c]), c)):
+        def first_failing(cands: list[str], cell=cell) -> int | None:
+            nonlocal asked
+            asked += 1
+            v, f = cell[0], cell[1]
+            _ask_split(asker, {name: set(cands) for name in (v, *also)}, {f: set(cands)})
+            return first_index(cands, lambda x: still(x, cell))
+        left = seconds - (time.monotonic() - t0)
+        if left <= 0:
+            break
+        best[cell] = shrink(best[cell], first_failing, seconds=left, budget=max_rounds * SHRINK_BATCH,
+                            batch=SHRINK_BATCH)
+    return best, asked
+
+
+#: deletions asked of a validator and a fetcher at once while minimizing
+SHRINK_BATCH = 64
 
 
 def _ask_split(asker: Asker, by_v: dict[str, set[str]], by_f: dict[str, set[str]]) -> None:

@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 
+from urlwb import children
 from urlwb.errors import UsageError
 from urlwb.oracles import manifests
 from urlwb.oracles.versions import builds, installs
@@ -67,7 +68,7 @@ def installed(name: str, version: str) -> pathlib.Path | None:
 
 def _run(cmd: list[str], what: str) -> None:
     try:
-        r = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=TIMEOUT)
+        r = children.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         raise UsageError(f"{what}: the install did not finish in {TIMEOUT} s") from None
     except OSError as exc:
@@ -85,7 +86,7 @@ def release(spec: manifests.Spec, version: str, progress=print) -> manifests.Spe
     (Maven) first when the cache has none; UsageError in one line when it cannot be had."""
     name = spec.name
     if name in VALIDATORS_NO_REGISTRY:
-        raise UsageError(f"--validator {name}@{version}: {name} has no registry version: it "
+        raise UsageError(f"--oracle {name}@{version}: {name} has no registry version: it "
                          f"{VALIDATORS_NO_REGISTRY[name]}")
     if name in VALIDATORS:
         return builds.build(VALIDATORS[name], version, log=progress)
@@ -109,10 +110,10 @@ def install(name: str, version: str, adapter: pathlib.Path, progress=print) -> p
     """The cache folder of ``name`` (a key of :data:`PACKAGES`) at ``version``, installed now if
     it is not there; UsageError (one line) when the version does not resolve."""
     if name not in PACKAGES:
-        raise UsageError(f"--validator {name}@{version}: {name} has no other releases here "
+        raise UsageError(f"--oracle {name}@{version}: {name} has no other releases here "
                          f"(npm, PyPI and Maven validators only: {', '.join([*PACKAGES, *VALIDATORS])})")
     if not VERSION.match(version):
-        raise UsageError(f"--validator {name}@{version}: a version is an exact release such as 1.1.8")
+        raise UsageError(f"--oracle {name}@{version}: a version is an exact release such as 1.1.8")
     done = installed(name, version)
     registry, package = PACKAGES[name]
     if done:

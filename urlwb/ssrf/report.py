@@ -12,7 +12,7 @@ import pathlib
 
 from urlwb import corpus_store
 from urlwb.cliutil import short
-from urlwb.htmlpage import page
+from urlwb.htmlpage import code_cell, page
 
 
 @dataclasses.dataclass
@@ -38,7 +38,7 @@ class Run:
 
 
 def _cell_md(s: str, n: int = 60) -> str:
-    return "`" + short(s, n).replace("`", "'").replace("|", "\\|") + "`"
+    return code_cell(short(s, n))
 
 
 def terminal(run: Run) -> str:

@@ -15,8 +15,10 @@ import json
 import subprocess
 import time
 
-from urlwb import oracles
+from urlwb import children, oracles
+from urlwb.cliutil import add_parsers, alias
 from urlwb.errors import UsageError
+from urlwb.htmlpage import cell
 from urlwb.oracles import Record, contracts, manifests
 from urlwb.verdicts import judge as judging
 from urlwb.verdicts import upstream
@@ -59,7 +61,8 @@ _FORM_CLAUSE = ("URL Standard: application/x-www-form-urlencoded parser, step 3.
 
 def add_arguments(p) -> None:
     p.add_argument("input", nargs="?", help="the input to judge")
-    p.add_argument("--parser", help="the parser (a name of `urlwb oracle list`)")
+    add_parsers(p, "names of `urlwb oracle list`, each judged in turn", None, dest="parser")
+    alias(p, "--parser", "--parsers")
     p.add_argument("--base", help="a base URL to resolve the input against")
     p.add_argument("--headline", action="store_true",
                    help="re-judge the README's headline findings with the real parsers (Markdown table)")
@@ -68,28 +71,35 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     if args.headline:
         if args.input or args.parser:
-            raise UsageError("--headline takes no INPUT or --parser")
+            raise UsageError("--headline takes no INPUT or --parsers")
         print(headline_table())
         return 0
     if args.input is None or not args.parser:
-        raise UsageError("give INPUT and --parser NAME (or --headline)")
+        raise UsageError("give INPUT and --parsers NAMES (or --headline)")
     try:
         oracles.configure([])
     except manifests.ManifestError as exc:
         raise UsageError(str(exc)) from None
-    if args.parser not in oracles.REGISTRY:
-        raise UsageError(f"unknown parser {args.parser!r} (urlwb oracle list names them)")
-    record, engine_record, skipped = _readings(args.parser, args.input, args.base)
+    try:
+        names = oracles.resolve_names(args.parser)
+    except ValueError as exc:
+        raise UsageError(f"{exc} (urlwb oracle list names them)") from None
+    for name in names:
+        _judge_one(name, args.input, args.base)
+    return 0
+
+
+def _judge_one(parser: str, input: str, base: str | None) -> None:
+    """One parser's verdict on ``input``, printed as JSON (or the one line saying it was skipped)."""
+    record, engine_record, skipped = _readings(parser, input, base)
     if skipped:
-        print(f"urlwb verdict: {args.parser} skipped: {skipped}")
-        return 0
-    v = judging.judge(args.parser, args.input, args.base, record, engine_record,
-                      family=oracles.REGISTRY[args.parser].family)
-    c = contracts.describe(args.parser).contract
-    print(json.dumps({"parser": args.parser, "contract": {"spec": c.spec, "docs": c.docs, "says": c.says},
+        print(f"urlwb verdict: {parser} skipped: {skipped}")
+        return
+    v = judging.judge(parser, input, base, record, engine_record, family=oracles.REGISTRY[parser].family)
+    c = contracts.describe(parser).contract
+    print(json.dumps({"parser": parser, "contract": {"spec": c.spec, "docs": c.docs, "says": c.says},
                       "reading": None if record is None else record._asdict(), "verdict": v},
                      ensure_ascii=False, indent=2))
-    return 0
 
 
 def _readings(parser: str, input: str, base: str | None) -> tuple[Record | None, Record | None, str | None]:
@@ -130,7 +140,7 @@ def _node_search_params(text: str) -> list | str:
     """``new URLSearchParams(text)`` in the machine's node: its pairs, or why it could not run."""
     script = "process.stdout.write(JSON.stringify([...new URLSearchParams(process.argv[1])]))"
     try:
-        r = subprocess.run(["node", "-e", script, text], capture_output=True, timeout=20, text=True)
+        r = children.run(["node", "-e", script, text], capture_output=True, timeout=20, text=True)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"node could not run ({exc})"
     return json.loads(r.stdout) if r.returncode == 0 else f"node failed: {r.stderr.strip()[:120]}"
@@ -156,8 +166,7 @@ def filed_cause(parser: str, input: str) -> str | None:
     return CAUSE_HINTS.get((parser, input))
 
 
-def _md(s: str) -> str:
-    return s.replace("|", "\\|").replace("\n", " ")
+_md = cell   # the one table-cell escaper (urlwb.htmlpage)
 
 
 def headline_table() -> str:

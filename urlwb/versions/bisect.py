@@ -34,9 +34,10 @@ import pathlib
 import sys
 import time
 
-from urlwb import oracles
-from urlwb.cliutil import count_flag, short
+from urlwb import oracles, progress
+from urlwb.cliutil import add_out, count_flag, short
 from urlwb.errors import UsageError
+from urlwb.htmlpage import code_cell
 from urlwb.oracles.versions import builds, names, registries
 from urlwb.versions import findings
 
@@ -62,8 +63,7 @@ def add_arguments(p) -> None:
                         "where a fix was backported)")
     p.add_argument("--question", choices=QUESTIONS, default=None,
                    help="host oracles: the question (default to-ascii, else the oracle's first)")
-    p.add_argument("--out", type=pathlib.Path, default=None, metavar="DIR",
-                   help=f"report folder (default {DEFAULT_OUT})")
+    add_out(p, f"the report folder (default {DEFAULT_OUT})", None)
     p.add_argument("--rebuild", action="store_true", help="build again even where the cache has a build")
     p.epilog = ("How every change is found: the oldest and newest versions are asked, and the oldest and "
                 "newest release of every maintenance line (5.3.x, 6.0.x, ...: a fix backported to an older line "
@@ -93,13 +93,7 @@ class Asked:
 
 
 def _record_text(r) -> str:
-    if r is None:
-        return "not applicable"
-    if r.crash:
-        return f"crash: {r.crash[:120]}"
-    if r.failure:
-        return "failure"
-    return f"host {r.host!r}, href {r.href!r}" if r.href is not None else f"host {r.host!r}, path {r.path!r}"
+    return oracles.answer_text(r, missing="not applicable", with_host=True)
 
 
 def _record_key(r) -> tuple:
@@ -319,11 +313,17 @@ def run(args) -> int:
     asker = Asker(pkg, args.input, args.base, args.question, args.rebuild, log)
 
     def ask(v):
+        said.note = f"{len(got_so_far)} asked of {len(versions)} releases, now {v}"
         a = asker.ask(v)
+        got_so_far.append(v)
         log(f"urlwb bisect: {parser}@{v}: " + (f"skipped ({a.skipped})" if a.skipped else a.text))
         return a
 
-    got = search(versions, ask, args.step, lines=not args.no_lines)
+    got_so_far: list[str] = []
+    # the releases asked are not known ahead (the search splits where answers differ): k asked
+    # of the N releases, and a line every few seconds while one builds
+    with progress.task(f"urlwb bisect {parser}", None, beat=True) as said:
+        got = search(versions, ask, args.step, lines=not args.no_lines)
     found = ranges(versions, got)
     seconds = time.monotonic() - t0
     std_text = (_record_text(asker.standard) if pkg.kind == "url"
@@ -394,8 +394,7 @@ def terminal(rep: dict) -> str:
 
 
 def markdown(rep: dict) -> str:
-    def cell(s) -> str:
-        return "`" + str(s).replace("`", "'").replace("|", "\\|") + "`" if s else ""
+    cell = code_cell
 
     out = [f"# urlwb bisect: {rep['parser']}", "",
            f"- input: {cell(short(rep['input'], 200))}" + (f", base {cell(short(rep['base'], 200))}" if rep["base"] else ""),

@@ -40,6 +40,7 @@ import subprocess
 import sys
 import time
 
+from urlwb import children, progress
 from urlwb.errors import UsageError
 from urlwb.oracles import HOST_SPECS, REGISTRY, VALIDATOR_SPECS, manifests
 from urlwb.oracles.versions import installs
@@ -187,8 +188,9 @@ def _run(cmd: list[str], d: pathlib.Path, registry: str, env: dict | None = None
     want of a wheel, ``refusal`` naming it: :func:`.installs.sdist_refusal`'s line)."""
     full_env = {**os.environ, **(env or {})}
     try:
-        r = subprocess.run(cmd, cwd=d, env=full_env, capture_output=True, text=True,
-                           timeout=TIMEOUTS[registry], stdin=subprocess.DEVNULL)
+        with progress.heartbeat(f"building {d.parent.name}/{d.name}: {' '.join(cmd)[:100]}", after=2):
+            r = children.run(cmd, cwd=d, env=full_env, capture_output=True, text=True,
+                             timeout=TIMEOUTS[registry], stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         raise BuildError(f"`{' '.join(cmd)}` did not finish in {TIMEOUTS[registry]} s") from None
     except OSError as exc:

@@ -53,6 +53,7 @@ import subprocess
 import sys
 import time
 
+from urlwb import children, progress
 from urlwb.errors import UsageError
 from urlwb.oracles import manifests
 
@@ -290,8 +291,9 @@ def run(cmd: list[str], d: pathlib.Path, registry: str, env: dict | None = None)
     """One install step in ``d``, its output appended to ``install.log``; InstallError with the
     client's reason when it fails or takes longer than the registry's time-out."""
     try:
-        r = subprocess.run(cmd, cwd=d, env={**os.environ, **(env or {})}, capture_output=True, text=True,
-                           timeout=TIMEOUTS[registry], stdin=subprocess.DEVNULL)
+        with progress.heartbeat(f"installing into {d.parent.name}/{d.name}: {' '.join(cmd)[:100]}", after=2):
+            r = children.run(cmd, cwd=d, env={**os.environ, **(env or {})}, capture_output=True, text=True,
+                             timeout=TIMEOUTS[registry], stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         raise InstallError(f"`{' '.join(cmd)}` did not finish in {TIMEOUTS[registry]} s") from None
     except OSError as exc:

@@ -26,6 +26,7 @@ import xml.etree.ElementTree as ET
 
 from packaging.version import InvalidVersion, Version
 
+from urlwb import children, progress
 from urlwb.errors import UsageError
 
 TIMEOUT = 60.0
@@ -179,10 +180,11 @@ def _get(url: str, who: str) -> str:
 
 
 def _run(cmd: list[str], who: str) -> str:
+    said = f"{who}: {' '.join(cmd)[:100]}"
     try:
-        with tempfile.TemporaryDirectory() as tmp:
-            r = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, timeout=TIMEOUT,
-                               stdin=subprocess.DEVNULL)
+        with tempfile.TemporaryDirectory() as tmp, progress.heartbeat(said, after=progress.EVERY):
+            r = children.run(cmd, cwd=tmp, capture_output=True, text=True, timeout=TIMEOUT,
+                             stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise RegistryError(f"`{' '.join(cmd)}` could not run: {exc}") from None
     if r.returncode != 0:

@@ -42,7 +42,7 @@ def denied(pol: Policy, f: Fetch | None) -> str | None:
 def reproduce(input: str, client: str, validator: str | None = None, policy_flags: str = "") -> str:
     """The ``urlwb ssrf --inputs`` command that observes ``input`` through ``client`` again (and
     asks ``validator``), the input in a one-line file written by ``printf``."""
-    v = f" --validator {shlex.quote(validator)}" if validator else " --validator ipaddress"
+    v = f" --oracle {shlex.quote(validator)}" if validator else " --oracle ipaddress"
     return (f"printf '%s\\n' {shlex.quote(input)} > input.txt && urlwb ssrf --inputs input.txt{v} "
             f"--clients {shlex.quote(client)}{policy_flags}")
 

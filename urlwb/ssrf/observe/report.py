@@ -6,12 +6,13 @@ Markdown lines, for ``urlwb ssrf``'s report (:mod:`urlwb.ssrf.report`) and the t
 from __future__ import annotations
 
 from urlwb.cliutil import short
+from urlwb.htmlpage import code_cell
 from urlwb.ssrf.observe.model import Pair, agreement
 from urlwb.ssrf.observe.observe import Fetch, Observed
 
 
 def _md(s: str, n: int = 60) -> str:
-    return "`" + short(s, n).replace("`", "'").replace("|", "\\|") + "`"
+    return code_cell(short(s, n))
 
 
 def cell(f: Fetch | None) -> str:

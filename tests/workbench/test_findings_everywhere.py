@@ -99,7 +99,7 @@ def test_hunt_findings_are_the_differential_s_judged_again(planted):
 
 def test_ssrf_writes_validator_client_pairs(planted, capsys):
     out = planted / "ssrf"
-    code = cli.main(["ssrf", "--validator", "mine=py:planted:permissive", "--fetchers", "engine,urllib",
+    code = cli.main(["ssrf", "--oracle", "mine=py:planted:permissive", "--parsers", "engine,urllib",
                      "--minutes", "0.02", "--batch", "500", "--guided-seconds", "0", "--clients", "none", "--out", str(out)])
     assert code == 0, capsys.readouterr().out
     recs = read_back(out)

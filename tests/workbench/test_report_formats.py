@@ -210,12 +210,12 @@ def test_urlwb_growth_writes_both(tmp_path, corpus, sarif_validator, junit_schem
 
 
 def test_urlwb_ssrf_writes_both_and_the_campaign_records(tmp_path, corpus, sarif_validator, junit_schema, capsys):
-    log, xml = run_both(tmp_path, capsys, ["ssrf", "--validator", "mine=py:planted:permissive",
-                                           "--fetchers", "engine,urllib", "--clients", "none", "--minutes", "0.02",
+    log, xml = run_both(tmp_path, capsys, ["ssrf", "--oracle", "mine=py:planted:permissive",
+                                           "--parsers", "engine,urllib", "--clients", "none", "--minutes", "0.02",
                                            "--batch", "500", "--guided-seconds", "0"], 0)
     recs = [r["properties"]["finding"] for r in log["runs"][0]["results"]]
     assert recs and {r["rule"] for r in recs} == {"ssrf"} and {r["validator"] for r in recs} == {"mine"}
-    assert all("urlwb ssrf --validator mine" in r["command"] for r in recs)
+    assert all("urlwb ssrf --oracle mine" in r["command"] for r in recs)
     check_sarif(sarif_validator, log, recs)
     check_junit(junit_schema, xml, recs)
     # the campaign renders every open regress entry: here, the bypasses just filed
@@ -249,8 +249,8 @@ def test_urlwb_ssrf_observed_writes_the_findings_of_findings_jsonl(tmp_path, cor
     why = network.available()
     if why is not None:
         pytest.skip(f"no sealed network for the clients: {why}")
-    log, xml = run_both(tmp_path, capsys, ["ssrf", "--validator", "mine=py:planted:permissive",
-                                           "--fetchers", "engine,urllib", "--clients", "python-urllib",
+    log, xml = run_both(tmp_path, capsys, ["ssrf", "--oracle", "mine=py:planted:permissive",
+                                           "--parsers", "engine,urllib", "--clients", "python-urllib",
                                            "--minutes", "0.02", "--batch", "500", "--guided-seconds", "0"], 0)
     lines = [json.loads(x) for x in (tmp_path / "report" / "findings.jsonl").read_text().splitlines()]
     results = log["runs"][0]["results"]

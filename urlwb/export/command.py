@@ -19,6 +19,7 @@ from __future__ import annotations
 import pathlib
 import sys
 
+from urlwb.cliutil import add_out
 from urlwb.errors import UsageError
 from urlwb.export import cases as casing
 
@@ -41,8 +42,7 @@ def add_arguments(p) -> None:
     t.add_argument("--findings", action="append", default=[], type=pathlib.Path, metavar="PATH",
                    help="a findings.jsonl (or the folder holding one), or one corpus sidecar (.json), beside the corpus; repeatable")
     t.add_argument("--no-corpus", action="store_true", help="only the --findings files, not the corpus sidecars")
-    t.add_argument("--out", type=pathlib.Path, default=None, metavar="DIR",
-                   help=f"where the suite is written (default {DEFAULT_OUT}/PARSER)")
+    add_out(t, f"the suite's folder (default {DEFAULT_OUT}/PARSER)", None)
     t.add_argument("--run", action="append", default=[], metavar="VERSION",
                    help="run the written suite against PARSER@VERSION (a Go toolchain version for "
                         "go-net-url); repeatable")

@@ -82,8 +82,8 @@ def from_files(paths: list[pathlib.Path]) -> list[Listed]:
 
 def matches(item: Listed, *, kind: str | None = None, parser: str | None = None,
             room: str | None = None, status: str | None = None) -> bool:
-    """Whether ``item`` passes the filters: ``parser`` matches the parser as asked, its name
-    without a version, the validator or a client."""
+    """Whether ``item`` passes the filters: ``parser`` (a name, or a comma list of names) matches
+    the parser as asked, its name without a version, the validator or a client."""
     r = item.record
     if kind and r["verdict"]["kind"] != kind:
         return False
@@ -95,7 +95,7 @@ def matches(item: Listed, *, kind: str | None = None, parser: str | None = None,
         names = {r["parser"], r["parser"].partition("@")[0], r.get("validator"), r.get("client"),
                  r.get("parser_base")}
         names |= {p["client"] for p in r["verdict"].get("pairs") or []}
-        if parser not in names:
+        if not names & set(parser.split(",")):
             return False
     return True
 

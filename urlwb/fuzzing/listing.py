@@ -17,7 +17,7 @@ import re
 from collections import defaultdict
 
 from urlwb import corpus_store
-from urlwb.cliutil import add_targets, shorten
+from urlwb.cliutil import add_parsers, add_targets, alias, shorten
 from urlwb.findings import catalog, reproduce
 from urlwb.fuzzing.fuzz import load_stats
 from urlwb.fuzzdata import decode_text
@@ -40,7 +40,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--status", choices=("open", "fixed"), help="only findings of this status")
     parser.add_argument("--kind", choices=("bug", "hazard"), help="only findings with this verdict")
     parser.add_argument("--bugs", action="store_true", help="only bugs (--kind bug)")
-    parser.add_argument("--parser", metavar="NAME", help="only findings of this parser, validator or client")
+    add_parsers(parser, "only findings of these parsers, validators or clients", default=None)
+    alias(parser, "--parser", "--parsers")
     parser.add_argument("--room", choices=catalog.ROOMS, help="only findings of this room")
     parser.add_argument("--signature", metavar="TEXT", help="only findings whose signature starts with TEXT "
                         "(one finding's draft: --signature SIG --drafts DIR)")
@@ -70,7 +71,7 @@ def run(args) -> int:
     for r in rows:
         print(f"{r[0]:14} {r[1]:30} {r[2]:>5} {r[3]:>6} {r[4]:>4} {r[5]:>5} {r[6]:>9} {r[7]:>21,}")
     kind = "bug" if args.bugs else args.kind
-    if not (args.findings or args.status or kind or args.parser or args.room or args.from_files or args.drafts
+    if not (args.findings or args.status or kind or args.parsers or args.room or args.from_files or args.drafts
             or args.signature):
         items = catalog.corpus()
         bugs = sum(i.record["verdict"]["kind"] == "bug" for i in items)
@@ -82,7 +83,7 @@ def run(args) -> int:
     items, seen = [], set()
     for i in catalog.corpus() + catalog.from_files(args.from_files):   # a filed finding once
         key = (i.record["signature"], i.record["input"], i.record.get("base"))
-        if key not in seen and catalog.matches(i, kind=kind, parser=args.parser, room=args.room, status=args.status) \
+        if key not in seen and catalog.matches(i, kind=kind, parser=args.parsers, room=args.room, status=args.status) \
                 and i.record["signature"].startswith(args.signature or ""):
             seen.add(key)
             items.append(i)

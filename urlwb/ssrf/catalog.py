@@ -1,8 +1,8 @@
 """Where validators are declared: the shipped ones (``urlwb/ssrf/validators/<folder>/oracles.toml``,
-each oracle of kind ``validator``), ``--validator`` flags and the ``[tool.urlwb.validators]``
+each oracle of kind ``validator``), ``--oracle`` flags and the ``[tool.urlwb.validators]``
 table of ``urlwb.toml`` / ``pyproject.toml`` in the working directory.
 
-A ``--validator`` value is ``NAME`` (a shipped validator), ``NAME@VERSION`` (a shipped npm, PyPI
+An ``--oracle`` value is ``NAME`` (a shipped validator), ``NAME@VERSION`` (a shipped npm, PyPI
 or Maven validator at another release, :func:`.install.release`; or a ``[tool.urlwb.validators]``
 entry that names its ``package``, at that release of it: :func:`urlwb.oracles.versions.installs.release`), ``NAME=CMD`` (a program
 speaking the protocol's kind ``validator``) or ``NAME=py:package.module:function``. A table entry is ``CMD``,
@@ -60,7 +60,7 @@ def _user(name: str, value, source: str, cwd: pathlib.Path) -> Declared:
 
 
 def parse_flag(value: str, cwd: pathlib.Path | None = None, progress=print) -> Declared:
-    """One ``--validator`` value (module docstring); UsageError (one line) when it is bad."""
+    """One ``--oracle`` value (module docstring); UsageError (one line) when it is bad."""
     cwd = cwd or pathlib.Path.cwd()
     name, eq, rest = value.partition("=")
     name = name.strip()

@@ -49,6 +49,6 @@ def finding_records(per_vw: dict[tuple[str, str], dict], validators: dict, decla
             out.append(make_finding(
                 input=inp, parser=name, validator=name, rule=rule, signature=signature,
                 parser_version=val.version, summary=f"{name}: {what}: {reason}"[:500],
-                command=f"urlwb ssrf --validator {shlex.quote(name)}",
+                command=f"urlwb ssrf --oracle {shlex.quote(name)}",
                 verdict=provisional.judge({"rule": rule, "parser": name, "reason": reason})))
     return out

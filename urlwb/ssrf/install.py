@@ -1,4 +1,4 @@
-"""A shipped validator at another release: ``--validator ip@1.1.8`` installs that release of its
+"""A shipped validator at another release: ``--oracle ip@1.1.8`` installs that release of its
 package into a cache outside the checkout, once, and runs the shipped adapter against it.
 
 Cache: ``$URLWB_CACHE/validators/<package>/<version>/`` (default ``~/.cache/urlwb``); an install

@@ -71,7 +71,7 @@ PACKAGES: dict[str, Package] = _packages(("parser", "host"))
 #: shipped oracles without a registry version, and why (contracts.toml ``no_registry``)
 NO_REGISTRY: dict[str, str] = _no_registry(("parser", "host"))
 
-#: shipped SSRF validators built at another release here (``urlwb ssrf --validator NAME@VERSION``):
+#: shipped SSRF validators built at another release here (``urlwb ssrf --oracle NAME@VERSION``):
 #: the Maven ones (npm and PyPI validators are urlwb.ssrf.install's)
 VALIDATORS: dict[str, Package] = _packages(("validator",), ("maven",))
 

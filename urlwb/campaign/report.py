@@ -132,7 +132,11 @@ def time_bar(c: CampaignRecord, width: int = BAR_WIDTH) -> list[str]:
     for name, (core_s, seconds, processes, start) in parts.items():
         lines.append(f"  {BAR_LETTERS.get(name, 'o')} {name} {core_s:.0f} core-s ({seconds:.0f} s, "
                      f"{processes} process{'es' if processes != 1 else ''}, from {start:.0f} s)")
-    lines.append(f"  . idle or outside the rounds {max(0.0, capacity - used):.0f} core-s")
+    if used > capacity:
+        lines.append(f"  . none idle: the rounds' processes asked for {used - capacity:.0f} core-s more "
+                     f"than the cores have (they shared them)")
+    else:
+        lines.append(f"  . idle or outside the rounds {capacity - used:.0f} core-s")
     return lines
 
 

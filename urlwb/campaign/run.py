@@ -392,8 +392,6 @@ def run(args) -> int:
 
     print()
     print(summary(record))
-    if record.branch_before is not None and record.branch_after is not None:
-        print(f"engine branch coverage by the corpora: {record.branch_before:.1f}% -> {record.branch_after:.1f}%")
     print(f"report: {out_dir / 'report.md'}")
     print(f"        {out_dir / 'report.html'}  (latest: {args.out / 'latest'})")
     for e in errors:
@@ -408,6 +406,10 @@ def summary(record: CampaignRecord) -> str:
     lines = [f"{execs:,} executions ({execs / wall:,.0f} per wall-second), {len(record.new_findings)} "
              f"new findings, {record.open_total} open in corpus/*/regress/",
              *time_bar(record)]
+    # measured only with --coverage (or --schedule even), and only when both rounds succeeded
+    if record.branch_before is not None and record.branch_after is not None:
+        lines.append(f"engine branch coverage by the corpora: {record.branch_before:.1f}% -> "
+                     f"{record.branch_after:.1f}%")
     return "\n".join(lines)
 
 

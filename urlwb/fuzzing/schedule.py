@@ -26,9 +26,11 @@ so that the same failure does not end every run. Such a run is given the time to
 and never displaced: a signal does not stop libFuzzer's -fork parent (see ``Live.stop``).
 
 ``side`` rounds (the campaign's differential and long-input rounds) take one core, one after
-another, from the start: the fuzzing has ``jobs - 1`` cores while they run. A side round that
-outlasts the deadline (its own budget is its business: the differential round sends at least its
-floor of inputs) is waited for with the other cores still fuzzing, so that no core idles. Every
+another, from the start, for the sum of their budgets: the fuzzing has ``jobs - 1`` cores then.
+A side round may outlast its budget (the differential round sends at least its floor of inputs,
+whatever the machine's load): past the budget the fuzzing takes its ``jobs`` cores back and
+shares them with it, and past the deadline it is waited for with the cores still fuzzing, so
+that no core idles. Every
 run is given time past the deadline and stopped by SIGINT there (or when its side round ends). Runs started with ``jobs`` greater than the number of targets fuzz one target in more
 than one process at once (libFuzzer's ``-reload`` shares their corpus folder).
 
@@ -296,7 +298,9 @@ def fuzz_parallel(targets: list[str], deadline: float, jobs: int, *, side: list[
                     run.stop("deadline")
                 if not live:
                     break
-            cores = jobs - (1 if side_running else 0)
+            # the side rounds hold a core for their budget; past it they share the cores
+            side_holds = side_running and now - side_at < side_seconds
+            cores = jobs - (1 if side_holds else 0)
             left = end - now
             # a running target keeps its core unless a waiting one gains SWITCH_FACTOR times more
             if not over and (left > MIN_RUN_SECONDS + 1 or side_running):

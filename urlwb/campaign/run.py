@@ -2,18 +2,23 @@
 target, then a report.
 
 1. file any artifact an earlier, interrupted round left untriaged;
-2. measure the engine's branch coverage reached by each target's corpus (seed, regress, working);
-3. fuzz every target in turn (``urlwb.fuzzing.fuzz``, live progress): first a share of the fuzzing time
-   split evenly, then the rest to the targets that were still gaining (new coverage features per
-   second, and any crash, over their first share), the most to the fastest gainers;
-4. triage the round's crash artifacts into ``corpus/<target>/regress/`` (minimized, deduplicated);
-5. measure the coverage again (the corpus before, plus the inputs the round added);
-6. write ``reports/campaign-<stamp>/report.md`` and ``report.html`` (and ``run.json``), point
-   ``reports/latest`` at it, then run the differential round
-   (``urlwb.differential.command.campaign_round``: WPT, the differential corpus, at least 2,000
-   generated inputs from the round's seed) and the long-input round
-   (``urlwb.growth.command.growth_round``: every parser's time on long inputs against the
-   engine's), writing the report again after each with its section.
+2. fuzz every target on every core (``--jobs``, default the cores): ``urlwb.fuzzing.schedule``
+   keeps that many libFuzzer processes running, one target each, each target first for an even
+   share, then the cores to the targets gaining most new coverage features per second
+   (libFuzzer's own counters), a running target kept as long as it gains (its start-up paid
+   once); the differential round (``urlwb.differential.command.campaign_round``: WPT, the
+   differential corpus, at least 2,000 generated inputs from the round's seed) and the long-input
+   round (``urlwb.growth.command.growth_round``) run beside it on one core from the start;
+3. triage the round's crash artifacts into ``corpus/<target>/regress/`` (minimized, deduplicated),
+   once, after every fuzzing process has ended;
+4. write ``reports/campaign-<stamp>/report.md`` and ``report.html`` (and ``run.json``: each
+   round's wall seconds and processes, each run's processes), point ``reports/latest`` at it.
+
+``--coverage`` adds the engine's branch coverage by each corpus, measured with coverage.py before
+and after the round (a replay of every corpus, cached by corpus listing and engine sources).
+``--schedule even`` is the schedule before this one (``urlwb bench campaign`` compares them):
+coverage before, every target in turn (an even split, then the rest to the gainers), triage,
+coverage after, the report, the differential round, the long-input round, one after another.
 
 Findings are filed as soon as they are triaged and every write is atomic, so stopping the
 campaign at any moment loses nothing: the next round triages what was left.

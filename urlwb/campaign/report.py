@@ -148,13 +148,16 @@ def render_markdown(c: CampaignRecord) -> str:
              *([f"- seed of the differential round's generated inputs: {c.seed} "
                 f"(`urlwb campaign --seed {c.seed}` repeats them)"] if c.seed is not None else []),
              *([f"- note: {c.coverage_note}"] if c.coverage_note else []),
-             f"- engine branch coverage by the fuzz corpora: {_delta(c.branch_before, c.branch_after)}",
+             f"- engine branch coverage by the fuzz corpora: {_delta(c.branch_before, c.branch_after)}"
+             + ("" if c.branch_after is not None else " (not measured: `urlwb campaign --coverage` "
+                "measures it with coverage.py; libFuzzer's cov is in the Targets table)"),
              f"- new findings: {len(c.new_findings)}; duplicates of filed ones: {c.duplicates}; "
              f"open findings in corpus/*/regress/: {c.open_total}", "",
              "## Where the minutes went", "",
              "Each round's core-seconds (its processes times its wall seconds; a fuzzing run's "
              "processes times its seconds) on the machine's cores times the campaign's wall time. "
-             "The rounds and runs, with their start, are in run.json.", "",
+             "The rounds and runs, with their start, are in run.json (with the writing of this "
+             "report, which the bar here cannot hold).", "",
              "```", *time_bar(c), "```", "",
              "## Coverage growth", "",
              "libFuzzer's edge coverage of the engine over the round, each target relative to its "

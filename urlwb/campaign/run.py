@@ -285,7 +285,8 @@ def run(args) -> int:
         if growth_seconds:
             side.append(Side("long-input round", growth_seconds,
                              lambda: growth_round(out_dir / "growth", growth_seconds, seed=seed)))
-        deadline = t_start + budget - reserve
+        # on one core the side rounds run after the fuzzing (schedule.fuzz_parallel): leave them room
+        deadline = t_start + budget - reserve - (sum(x.seconds for x in side) if args.jobs < 2 else 0.0)
         t_fuzz = time.monotonic()
         outcome = guarded(errors, "fuzzing", lambda: fuzz_parallel(
             targets, deadline, args.jobs, side=side, t_origin=t_start,

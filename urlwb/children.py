@@ -167,6 +167,14 @@ def jobs_limit() -> int:
     return 4 * (os.cpu_count() or 1)
 
 
+def cores() -> int:
+    """The cores this process may run on (its CPU affinity, else the machine's count)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
 def read_lines(stream, q) -> None:
     """Put each line of a child's ``stream`` on the queue ``q``, stripped, then None at its end:
     run in a thread, so that a reader can wait on the queue with a timeout."""

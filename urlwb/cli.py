@@ -42,7 +42,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "export-wpt": ("urlwb.differential.export_wpt", "export findings as WPT urltestdata-format JSON"),
     "export-hypothesis": ("urlwb.fuzzing.export_hypothesis", "turn Hypothesis failures into regress entries"),
     "export": ("urlwb.export.command", "export tests: each finding about a parser as a test in its own language (Go, Java, Python, JS)"),
-    "bench": ("urlwb.measure.bench", "benchmarks: hosts, urls, growth, memory (ratios against peers)"),
+    "bench": ("urlwb.measure.bench", "benchmarks: hosts, urls, growth, memory (ratios against peers); campaign (its schedules)"),
     "bench-fuzz": ("urlwb.fuzzing.bench", "exec/s of each fuzz target on one core"),
     "compare-rev": ("urlwb.measure.compare_rev", "the engine against its own version at a git revision"),
     "mutants": ("urlwb.mutation.mutants", "mutation testing of the engine: which wrong engines the checks notice"),

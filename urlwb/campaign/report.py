@@ -88,25 +88,87 @@ def svg_overview(targets: list[TargetRun], *, width: int = 640, height: int = 22
     return "".join(out)
 
 
+#: the bar's letter for each round (anything else: "o"); "#" is fuzzing, "." idle
+BAR_LETTERS = {"differential round": "d", "long-input round": "l", "triage": "t",
+               "triage of earlier artifacts": "t", "coverage before": "c", "coverage after": "c",
+               "report": "r", "report again": "r"}
+BAR_WIDTH = 60
+
+
+def time_bar(c: CampaignRecord, width: int = BAR_WIDTH) -> list[str]:
+    """Where the minutes went, as one text bar of the machine's core-seconds (its cores times
+    the campaign's wall seconds): fuzzing (each run's processes times its seconds), each other
+    round (its processes times its seconds), and what is left: idle, or work outside the
+    rounds (the campaign's own Python, the machine's other users). Then one line a part."""
+    wall = max(1e-9, c.wall_seconds)
+    capacity = max(1, c.cores) * wall
+    fuzz = c.fuzz_core_seconds()
+    parts: dict[str, list] = {}
+    for row in c.rounds:
+        if row["round"] == "fuzzing":
+            continue
+        name = "report" if row["round"] == "report again" else row["round"]
+        part = parts.setdefault(name, [0.0, 0.0, row["processes"], row["start"]])
+        part[0] += row["processes"] * row["seconds"]
+        part[1] += row["seconds"]
+    used = fuzz + sum(p[0] for p in parts.values())
+    total = max(capacity, used)
+    segments = [("#", fuzz)] + [(BAR_LETTERS.get(n, "o"), p[0]) for n, p in parts.items()] \
+        + [(".", total - used)]
+    exact = [width * v / total for _, v in segments]
+    cells = [int(x) for x in exact]
+    for i in sorted(range(len(exact)), key=lambda i: exact[i] - cells[i], reverse=True)[:width - sum(cells)]:
+        cells[i] += 1
+    bar = "".join(ch * n for (ch, _), n in zip(segments, cells))
+    runs = len(c.targets)
+    startup = sum(t.startup for t in c.targets)
+    cpu = sum(t.cpu_seconds for t in c.targets)
+    lines = [f"where the minutes went: {c.cores} cores x {wall:.0f} s wall = {capacity:.0f} core-seconds "
+             f"(schedule {c.schedule}, --jobs {c.jobs})",
+             f"  [{bar}]",
+             f"  # fuzzing {fuzz:.0f} core-s: {fuzz / wall:.2f} per wall-second; {runs} runs of "
+             f"{len({t.target for t in c.targets})} targets, {startup:.0f} s of it start-up, "
+             f"{cpu:.0f} CPU-s"]
+    for name, (core_s, seconds, processes, start) in parts.items():
+        lines.append(f"  {BAR_LETTERS.get(name, 'o')} {name} {core_s:.0f} core-s ({seconds:.0f} s, "
+                     f"{processes} process{'es' if processes != 1 else ''}, from {start:.0f} s)")
+    if used > capacity:
+        lines.append(f"  . none idle: the rounds' processes asked for {used - capacity:.0f} core-s more "
+                     f"than the cores have (they shared them)")
+    else:
+        lines.append(f"  . idle or outside the rounds {capacity - used:.0f} core-s")
+    return lines
+
+
 def render_markdown(c: CampaignRecord) -> str:
     lines = [f"# Fuzzing campaign {c.stamp}", "",
-             f"A {c.minutes:g}-minute round over {len(c.targets)} targets "
+             f"A {c.minutes:g}-minute round over {len({t.target for t in c.targets})} targets "
              f"({c.wall_seconds:.0f} s wall time in all), engine {c.engine_commit}.", "",
              f"- executions: {sum(t.execs for t in c.targets):,}",
              *([f"- seed of the differential round's generated inputs: {c.seed} "
                 f"(`urlwb campaign --seed {c.seed}` repeats them)"] if c.seed is not None else []),
              *([f"- note: {c.coverage_note}"] if c.coverage_note else []),
-             f"- engine branch coverage by the fuzz corpora: {_delta(c.branch_before, c.branch_after)}",
+             f"- engine branch coverage by the fuzz corpora: {_delta(c.branch_before, c.branch_after)}"
+             + ("" if c.branch_after is not None else " (not measured: `urlwb campaign --coverage` "
+                "measures it with coverage.py; libFuzzer's cov is in the Targets table)"),
              f"- new findings: {len(c.new_findings)}; duplicates of filed ones: {c.duplicates}; "
              f"open findings in corpus/*/regress/: {c.open_total}", "",
+             "## Where the minutes went", "",
+             "Each round's core-seconds (its processes times its wall seconds; a fuzzing run's "
+             "processes times its seconds) on the machine's cores times the campaign's wall time. "
+             "The rounds and runs, with their start, are in run.json (with the writing of this "
+             "report, which the bar here cannot hold).", "",
+             "```", *time_bar(c), "```", "",
              "## Coverage growth", "",
              "libFuzzer's edge coverage of the engine over the round, each target relative to its "
              "start (a plot in the HTML page).", "", figure("coverage"), "",
              "## Targets", "",
-             "| target | seconds | executions | exec/s | libFuzzer cov | corpus | engine branch coverage | crashes | new |",
-             "|---|---:|---:|---:|---|---:|---|---:|---:|"]
+             "One row a run: a target the schedule came back to has more than one.", "",
+             "| target | from | seconds | processes | start-up | ended | executions | exec/s | libFuzzer cov | corpus | engine branch coverage | crashes | new |",
+             "|---|---:|---:|---:|---:|---|---:|---:|---|---:|---|---:|---:|"]
     for t in c.targets:
-        lines.append(f"| {t.target} | {t.seconds:.0f} | {t.execs:,} | {t.exec_per_s:.0f} | "
+        lines.append(f"| {t.target} | {t.start:.0f} | {t.seconds:.0f} | {t.processes} | {t.startup:.1f} | "
+                     f"{t.ended or '—'} | {t.execs:,} | {t.exec_per_s:.0f} | "
                      f"{t.cov_start or 0} → {t.cov_end} | {t.corpus} | "
                      f"{_delta(t.branch_before, t.branch_after)} | {t.crashes} | {t.new} |")
     lines += ["", "## Findings", ""]
@@ -138,7 +200,8 @@ def render_markdown(c: CampaignRecord) -> str:
         lines += ["##" + x if x.startswith("#") else x for x in growth["markdown"].splitlines()]
     else:
         lines.append(f"Skipped: {growth.get('skipped', 'not run')}.")
-    lines += ["", "## Reproduce", "", "```", f"urlwb campaign --minutes {c.minutes:g}",
+    lines += ["", "## Reproduce", "", "```", f"urlwb campaign --minutes {c.minutes:g}"
+              + (f" --schedule {c.schedule}" if c.schedule != "gain" else ""),
               "urlwb list --findings", "urlwb replay", "```", ""]
     return "\n".join(lines)
 

@@ -2,18 +2,23 @@
 target, then a report.
 
 1. file any artifact an earlier, interrupted round left untriaged;
-2. measure the engine's branch coverage reached by each target's corpus (seed, regress, working);
-3. fuzz every target in turn (``urlwb.fuzzing.fuzz``, live progress): first a share of the fuzzing time
-   split evenly, then the rest to the targets that were still gaining (new coverage features per
-   second, and any crash, over their first share), the most to the fastest gainers;
-4. triage the round's crash artifacts into ``corpus/<target>/regress/`` (minimized, deduplicated);
-5. measure the coverage again (the corpus before, plus the inputs the round added);
-6. write ``reports/campaign-<stamp>/report.md`` and ``report.html`` (and ``run.json``), point
-   ``reports/latest`` at it, then run the differential round
-   (``urlwb.differential.command.campaign_round``: WPT, the differential corpus, at least 2,000
-   generated inputs from the round's seed) and the long-input round
-   (``urlwb.growth.command.growth_round``: every parser's time on long inputs against the
-   engine's), writing the report again after each with its section.
+2. fuzz every target on every core (``--jobs``, default the cores): ``urlwb.fuzzing.schedule``
+   keeps that many libFuzzer processes running, one target each, each target first for an even
+   share, then the cores to the targets gaining most new coverage features per second
+   (libFuzzer's own counters), a running target kept as long as it gains (its start-up paid
+   once); the differential round (``urlwb.differential.command.campaign_round``: WPT, the
+   differential corpus, at least 2,000 generated inputs from the round's seed) and the long-input
+   round (``urlwb.growth.command.growth_round``) run beside it on one core from the start;
+3. triage the round's crash artifacts into ``corpus/<target>/regress/`` (minimized, deduplicated),
+   once, after every fuzzing process has ended;
+4. write ``reports/campaign-<stamp>/report.md`` and ``report.html`` (and ``run.json``: each
+   round's wall seconds and processes, each run's processes), point ``reports/latest`` at it.
+
+``--coverage`` adds the engine's branch coverage by each corpus, measured with coverage.py before
+and after the round (a replay of every corpus, cached by corpus listing and engine sources).
+``--schedule even`` is the schedule before this one (``urlwb bench campaign`` compares them):
+coverage before, every target in turn (an even split, then the rest to the gainers), triage,
+coverage after, the report, the differential round, the long-input round, one after another.
 
 Findings are filed as soon as they are triaged and every write is atomic, so stopping the
 campaign at any moment loses nothing: the next round triages what was left.
@@ -40,7 +45,7 @@ import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 
-from urlwb import corpus_store, oracles, report_formats
+from urlwb import children, corpus_store, oracles, report_formats
 from urlwb import progress as speaking
 from urlwb.measure import coverage
 from urlwb.fuzzing import triage
@@ -51,11 +56,13 @@ from urlwb.growth.command import growth_round
 from urlwb.errors import UsageError
 from urlwb.findings import sidecar
 from urlwb.findings.record import read_findings, write_findings
-from urlwb.fuzzing.fuzz import Progress, fuzz_target
+from urlwb.fuzzing.fuzz import Progress
+from urlwb.fuzzing.fuzz import fuzz_target as _fuzz_target
+from urlwb.fuzzing.schedule import Side, fuzz_parallel
 from urlwb.fuzzing.listing import preview
 from urlwb.campaign.record import CampaignRecord, TargetRun
 from urlwb.campaign.finding_records import finding_records
-from urlwb.campaign.report import render_html, render_markdown
+from urlwb.campaign.report import render_html, render_markdown, time_bar
 
 DIFF_SHARE = 0.15          # of the time budget, for the differential round when it exists
 GROWTH_SECONDS = 20.0      # the long-input round's budget (urlwb.growth), by default
@@ -63,6 +70,8 @@ FIRST_SHARE = 0.6          # of the fuzzing time, split evenly; the rest goes to
 MAX_GAINERS = 4            # targets that get a second share
 RESERVE_SECONDS = 25.0     # kept back for triage, the second coverage measurement and the report
 MIN_TARGET_SECONDS = 4.0   # libFuzzer's -max_total_time is whole seconds, after imports
+FINAL_SECONDS = 6.0        # the gain schedule's reserve: the last triage and the report
+SCHEDULES = ("gain", "even")
 
 
 def _cache_path(target: str) -> pathlib.Path:
@@ -168,7 +177,16 @@ def add_arguments(parser) -> None:
     add_minutes(parser, "the whole round's wall time; fuzzing gets what the measurements leave, "
                         "split between the targets", 2.5)
     add_targets(parser)
-    add_jobs(parser, "libFuzzer -fork workers for each target")
+    add_jobs(parser, "fuzz targets at once (--schedule even: libFuzzer -fork workers for each "
+                     "target)", default=children.cores(), why="the cores this process may use")
+    parser.add_argument("--schedule", choices=SCHEDULES, default="gain",
+                        help="gain: every core fuzzing, time by measured gain, the other rounds "
+                             "beside it on one core; even: the previous schedule, one target after "
+                             "another, an even split, each round after the other (default gain)")
+    parser.add_argument("--coverage", action="store_true",
+                        help="also measure the engine's branch coverage by each corpus with "
+                             "coverage.py before and after the round (a replay of every corpus; "
+                             "measured by default only with --schedule even)")
     parser.add_argument("--no-coverage", action="store_true", help="skip the coverage.py measurements")
     parser.add_argument("--no-diff", action="store_true", help="skip the differential round")
     add_seconds(parser, "the long-input round: every parser's time on long inputs against the "
@@ -179,6 +197,34 @@ def add_arguments(parser) -> None:
     add_minimize_seconds(parser, 10.0, why="the campaign's rounds are short")
     add_out(parser, "the folder for campaign-<stamp>/ and the latest link", corpus_store.ROOT / "reports")
     report_formats.add_arguments(parser)
+
+
+def load_average() -> list[float]:
+    """The machine's 1, 5 and 15 minute load averages (what ``uptime`` prints)."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return []
+
+
+class Rounds:
+    """Where the minutes went: each round's start, wall seconds and processes, as it ends."""
+
+    def __init__(self, t_start: float, errors: list[dict]):
+        self.t_start, self.errors, self.rows = t_start, errors, []
+
+    def add(self, name: str, start: float, seconds: float, processes: int) -> None:
+        self.rows.append({"round": name, "start": round(start, 2), "seconds": round(seconds, 2),
+                          "processes": processes})
+        self.rows.sort(key=lambda r: r["start"])
+
+    def run(self, name: str, processes: int, run_round, default):
+        """``guarded`` and timed."""
+        t0 = time.monotonic()
+        try:
+            return guarded(self.errors, name, run_round, default)
+        finally:
+            self.add(name, t0 - self.t_start, time.monotonic() - t0, processes)
 
 
 def run(args) -> int:
@@ -197,29 +243,34 @@ def run(args) -> int:
     stamp = time.strftime("%Y%m%d-%H%M%S")
     out_dir = args.out / f"campaign-{stamp}"
     out_dir.mkdir(parents=True, exist_ok=True)
+    gain = args.schedule == "gain"
 
     diff_round, diff_skip = (None, "--no-diff") if args.no_diff else (campaign_round, None)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 2**31)
     budget = args.minutes * 60
     diff_seconds = max(10.0, DIFF_SHARE * budget) if diff_round else 0.0
     growth_seconds = 0.0 if args.no_growth else args.growth_seconds
-    reserve = diff_seconds + growth_seconds + RESERVE_SECONDS
-    print(f"campaign {stamp}: {len(targets)} targets in about {args.minutes:g} min"
+    reserve = FINAL_SECONDS if gain else diff_seconds + growth_seconds + RESERVE_SECONDS
+    load_start = load_average()
+    print(f"campaign {stamp}: {len(targets)} targets in about {args.minutes:g} min, schedule "
+          f"{args.schedule}, {args.jobs} {'processes at once' if gain else '-fork workers per target'} "
+          f"({children.cores()} cores; load average {' '.join(map(str, load_start))})"
           + (f", differential round {diff_seconds:.0f} s (seed {seed})" if diff_round else f" (differential round skipped: {diff_skip})"))
 
     errors: list[dict] = []   # rounds that failed, each with its traceback
-    leftovers = guarded(errors, "triage of earlier artifacts", lambda: triage.triage(
+    rounds = Rounds(t_start, errors)
+    leftovers = rounds.run("triage of earlier artifacts", 1, lambda: triage.triage(
         targets, minimize_seconds=args.minimize_seconds, log=print), default=[])
     if leftovers:
         print(f"filed {sum(t.verdict == 'new' for t in leftovers)} findings left by an earlier round")
 
     cov_folder = coverage.cov_dir() / f"campaign-{stamp}"
-    cov_folder.mkdir(parents=True, exist_ok=True)
     before_files, branch_before, fingerprint = {}, {}, coverage.engine_fingerprint()
-    measure = not args.no_coverage
+    measure = (args.coverage or not gain) and not args.no_coverage
     if measure:
+        cov_folder.mkdir(parents=True, exist_ok=True)
         print("engine coverage of the corpora before the round:")
-        before_files = guarded(errors, "coverage before", lambda: _measure_each(
+        before_files = rounds.run("coverage before", 2, lambda: _measure_each(
             targets, cov_folder, "before"), default=None)
         measure = before_files is not None
     if measure:
@@ -228,14 +279,37 @@ def run(args) -> int:
             coverage.combine(list(before_files.values()), cov_folder / "before-all.data"))
         print(f"  ({time.monotonic() - t_start:.0f} s)")
 
-    progress = Progress()
     snapshots = {t: _work_files(t) for t in targets}
-    fuzz_budget = budget - (time.monotonic() - t_start) - reserve
-    results = guarded(errors, "fuzzing", lambda: fuzz_round(targets, fuzz_budget, args.jobs,
-                                                          progress), default=[])
+    side: list[Side] = []
+    if gain:   # the differential and long-input rounds on one core beside the fuzzing
+        if diff_round:
+            side.append(Side("differential round", diff_seconds,
+                             lambda: diff_round(out_dir / "differential", diff_seconds, seed)))
+        if growth_seconds:
+            side.append(Side("long-input round", growth_seconds,
+                             lambda: growth_round(out_dir / "growth", growth_seconds, seed=seed)))
+        # on one core the side rounds run after the fuzzing (schedule.fuzz_parallel): leave them room
+        deadline = t_start + budget - reserve - (sum(x.seconds for x in side) if args.jobs < 2 else 0.0)
+        t_fuzz = time.monotonic()
+        outcome = guarded(errors, "fuzzing", lambda: fuzz_parallel(
+            targets, deadline, args.jobs, side=side, t_origin=t_start,
+            reserve=lambda artifacts: _triage_reserve(artifacts, args.minimize_seconds, budget)),
+            default=([], []))
+        results, run_errors = outcome
+        errors.extend(run_errors)
+        rounds.add("fuzzing", t_fuzz - t_start, time.monotonic() - t_fuzz, args.jobs)
+        for s in side:
+            if s.start is not None:
+                rounds.add(s.name, s.start, (s.end or s.start) - s.start, 1)
+            if s.error:
+                errors.append(s.error)
+    else:
+        fuzz_budget = budget - (time.monotonic() - t_start) - reserve
+        results = rounds.run("fuzzing", args.jobs + (args.jobs > 1), lambda: fuzz_round(
+            targets, fuzz_budget, args.jobs, Progress(), t_start), default=[])
 
     print("triage:")
-    triaged = guarded(errors, "triage", lambda: triage.triage(
+    triaged = rounds.run("triage", 1, lambda: triage.triage(
         targets, minimize_seconds=args.minimize_seconds, log=print), default=[])
 
     branch_after, after_files, coverage_note = {}, {}, ""
@@ -244,11 +318,11 @@ def run(args) -> int:
             coverage_note = ("the engine's sources changed during the round: 'before' was measured on "
                              "the old engine, 'after' on the new one, both by replaying the corpus")
             print(f"note: {coverage_note}")
-            after_files = guarded(errors, "coverage after", lambda: _measure_each(
+            after_files = rounds.run("coverage after", 2, lambda: _measure_each(
                 targets, cov_folder, "after"), default=None)
         else:
             print("engine coverage after the round (the corpus before, plus the inputs the round added):")
-            after_files = guarded(errors, "coverage after", lambda: _measure_added(
+            after_files = rounds.run("coverage after", 2, lambda: _measure_added(
                 targets, cov_folder, before_files, snapshots), default=None)
         measure = after_files is not None
     if measure:
@@ -259,15 +333,20 @@ def run(args) -> int:
     record = CampaignRecord(
         stamp=stamp, minutes=args.minutes, engine_commit=_git_commit(), seed=seed,
         duplicates=sum(t.verdict == "duplicate" for t in triaged),
-        unreproducible=sum(t.verdict == "unreproducible" for t in triaged))
+        unreproducible=sum(t.verdict == "unreproducible" for t in triaged),
+        schedule=args.schedule, jobs=args.jobs, cores=children.cores(),
+        load={"start": load_start})
+    counted: set[str] = set()   # a target's new findings counted on its first run only
     for r in results:
         record.targets.append(TargetRun(
             target=r.target, seconds=r.seconds, execs=r.execs, exec_per_s=r.exec_per_s,
             cov_start=r.cov_start, cov_end=r.cov_end, ft_end=r.ft_end, corpus=r.corpus,
             crashes=max(r.crashes, len(r.artifacts)), restarts=r.restarts, timeline=r.timeline,
-            new=sum(x.target == r.target and x.verdict == "new" for x in triaged),
+            new=0 if r.target in counted else sum(x.target == r.target and x.verdict == "new" for x in triaged),
             branch_before=branch_before.get(r.target), branch_after=branch_after.get(r.target),
-            log=r.log))
+            log=r.log, start=r.start, processes=r.processes, startup=r.startup,
+            cpu_seconds=r.cpu_seconds, ended=r.ended))
+        counted.add(r.target)
     for x in triaged + leftovers:
         if x.verdict == "new" and x.entry:
             record.new_findings.append(finding_record(x.entry, corpus_store.load_sidecar(
@@ -280,41 +359,51 @@ def run(args) -> int:
         record.branch_after = coverage.branch_percent(
             coverage.combine(list(after_files.values()), cov_folder / "after-all.data"))
     record.coverage_note = coverage_note
-    record.diff = {"skipped": diff_skip} if diff_skip else {"skipped": "running"}
     record.round_errors = errors
-    record.wall_seconds = time.monotonic() - t_start
-    write_report(record, out_dir, errors)
+    record.rounds = rounds.rows
+    record.diff = {"skipped": diff_skip} if diff_skip else {"skipped": "running"}
+    record.growth = {"skipped": "--no-growth"} if not growth_seconds else {"skipped": "running"}
+    for s in side:
+        part = {"skipped": "the round failed (see Rounds that failed)"} if s.error or s.result is None \
+            else {"markdown": s.result.get("markdown", ""), "summary": s.result.get("summary", {})}
+        setattr(record, "diff" if s.name == "differential round" else "growth", part)
+
+    def report(name: str) -> None:
+        t0 = time.monotonic()
+        record.wall_seconds = t0 - t_start
+        record.load["end"] = load_average()
+        write_report(record, out_dir, errors)
+        rounds.add(name, t0 - t_start, time.monotonic() - t0, 1)
+        record.rounds = rounds.rows
+        record.wall_seconds = time.monotonic() - t_start
+
+    report("report")
     _link_latest(args.out, out_dir)
 
-    if diff_round:
+    if diff_round and not gain:
         print(f"differential round ({diff_seconds:.0f} s):")
-        result = guarded(errors, "differential round", lambda: diff_round(
+        result = rounds.run("differential round", 1, lambda: diff_round(
             out_dir / "differential", diff_seconds, seed), default=None)
         record.diff = {"skipped": "the round failed (see Rounds that failed)"} if result is None \
             else {"markdown": result.get("markdown", ""),
                   "summary": result.get("summary", {})}
-        record.wall_seconds = time.monotonic() - t_start
-        write_report(record, out_dir, errors)
+        report("report again")
 
-    if growth_seconds:
+    if growth_seconds and not gain:
         print(f"long inputs ({growth_seconds:.0f} s):")
-        grown = guarded(errors, "long-input round", lambda: growth_round(
+        grown = rounds.run("long-input round", 1, lambda: growth_round(
             out_dir / "growth", growth_seconds, seed=seed), default=None)
         record.growth = {"skipped": "the round failed (see Rounds that failed)"} if grown is None \
             else {"markdown": grown.get("markdown", ""), "summary": grown.get("summary", {})}
-        record.wall_seconds = time.monotonic() - t_start
-        write_report(record, out_dir, errors)
-    else:
-        record.growth = {"skipped": "--no-growth"}
+        report("report again")
+    # the last write, with its own time in the bar
+    corpus_store.atomic_write(out_dir / "run.json", json.dumps(record.as_json(), indent=1, default=str).encode())
 
     guarded(errors, "findings.jsonl", lambda: campaign_findings(out_dir, [
         x.entry for x in triaged + leftovers if x.verdict == "new" and x.entry]), default=None)
 
     print()
-    print(f"{sum(t.execs for t in record.targets):,} executions, "
-          f"{len(record.new_findings)} new findings, {record.open_total} open in corpus/*/regress/")
-    if not args.no_coverage:
-        print(f"engine branch coverage by the corpora: {record.branch_before:.1f}% -> {record.branch_after:.1f}%")
+    print(summary(record))
     print(f"report: {out_dir / 'report.md'}")
     print(f"        {out_dir / 'report.html'}  (latest: {args.out / 'latest'})")
     new_paths = {x.entry for x in triaged + leftovers if x.verdict == "new" and x.entry}
@@ -336,6 +425,28 @@ def campaign_findings(out_dir: pathlib.Path, entries: list[pathlib.Path]) -> pat
     return write_findings(out_dir, found)
 
 
+def summary(record: CampaignRecord) -> str:
+    """The terminal's last lines: executions and findings, then where the minutes went."""
+    execs = sum(t.execs for t in record.targets)
+    wall = max(1e-9, record.wall_seconds)
+    lines = [f"{execs:,} executions ({execs / wall:,.0f} per wall-second), {len(record.new_findings)} "
+             f"new findings, {record.open_total} open in corpus/*/regress/",
+             *time_bar(record)]
+    # measured only with --coverage (or --schedule even), and only when both rounds succeeded
+    if record.branch_before is not None and record.branch_after is not None:
+        lines.append(f"engine branch coverage by the corpora: {record.branch_before:.1f}% -> "
+                     f"{record.branch_after:.1f}%")
+    return "\n".join(lines)
+
+
+def _triage_reserve(artifacts: dict, minimize_seconds: float, budget: float) -> float:
+    """Seconds to keep for triaging the artifacts seen so far (a replay and a minimization each,
+    at most two a target: most artifacts of one target are the same bug again), at most a fifth
+    of the round."""
+    each = minimize_seconds + 1.0
+    return min(budget / 5, sum(min(n, 2) for n in artifacts.values()) * each)
+
+
 def guarded(errors: list[dict], round_name: str, run_round, default):
     """Run one round of the campaign; an exception of any type is written down (round, one
     line, traceback) and the campaign goes on with ``default``. KeyboardInterrupt still stops
@@ -353,13 +464,21 @@ def guarded(errors: list[dict], round_name: str, run_round, default):
         return default
 
 
-def fuzz_round(targets: list[str], seconds: float, jobs: int, progress) -> list:
-    """Fuzz every target: FIRST_SHARE of ``seconds`` split evenly, then the rest to the (at most
-    MAX_GAINERS) targets that gained most per second in their first share. One RunResult per
-    run, in order."""
+def fuzz_round(targets: list[str], seconds: float, jobs: int, progress, t_origin: float) -> list:
+    """The even schedule (``--schedule even``, the campaign's schedule before the gain one):
+    fuzz every target in turn, FIRST_SHARE of ``seconds`` split evenly, then the rest to the
+    (at most MAX_GAINERS) targets that gained most per second in their first share. One RunResult
+    per run, in order (``start``: seconds after ``t_origin``)."""
     results = []
     first = max(MIN_TARGET_SECONDS, FIRST_SHARE * seconds / max(1, len(targets)))
     t0 = time.monotonic()
+
+    def fuzz_target(t, share, jobs, progress):
+        started = time.monotonic() - t_origin
+        r = _fuzz_target(t, share, jobs, progress=progress)
+        r.start = started
+        return r
+
     for t in targets:
         results.append(fuzz_target(t, first, jobs, progress=progress))
     left = seconds - (time.monotonic() - t0)

@@ -10,6 +10,10 @@ forced exploration, re-estimated as the round goes):
 2. *exploit*: then a free core goes to the target with the highest measured gain, and a running
    target keeps its core as long as no waiting target's gain is SWITCH_FACTOR times its own.
 
+A target is started only when its start-up (its runs' mean, measured) leaves it MIN_RUN_SECONDS
+of fuzzing before the deadline: a run cut off in its start-up fuzzes nothing (a campaign at load
+11 started ``idna`` 7 s before the end, after an 8.7 s start-up before: 0 executions).
+
 The gain of a run is libFuzzer's own counters, read from its status lines as they come: new
 coverage features (``ft:``) per second over the run's recent half (its first status line,
 ``INITED``, is the replay of the corpus and is not gain), plus CRASH_FEATURES per crash while the
@@ -22,11 +26,16 @@ exploitation extends the running process instead of starting a new one whenever 
 
 A run that ends on a crash frees its core; its target can be picked again at once. After three
 crashes of one target, its later runs use ``-fork=1 -ignore_crashes=1`` (as ``urlwb fuzz`` does),
-so that the same failure does not end every run.
+so that the same failure does not end every run. Such a run is given the time to the deadline
+and never displaced: a signal does not stop libFuzzer's -fork parent (see ``Live.stop``).
 
-``side`` rounds (the campaign's differential and long-input rounds) take one core each, one after
-another, starting so that they end with the fuzzing: the fuzzing has ``jobs - 1`` cores while
-they run. Runs started with ``jobs`` greater than the number of targets fuzz one target in more
+``side`` rounds (the campaign's differential and long-input rounds) take one core, one after
+another, from the start, for the sum of their budgets: the fuzzing has ``jobs - 1`` cores then.
+A side round may outlast its budget (the differential round sends at least its floor of inputs,
+whatever the machine's load): past the budget the fuzzing takes its ``jobs`` cores back and
+shares them with it, and past the deadline it is waited for with the cores still fuzzing, so
+that no core idles. Every
+run is given time past the deadline and stopped by SIGINT there (or when its side round ends). Runs started with ``jobs`` greater than the number of targets fuzz one target in more
 than one process at once (libFuzzer's ``-reload`` shares their corpus folder).
 
 Artifacts are not triaged here: the campaign triages them once the processes have ended (a
@@ -38,6 +47,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 import signal
 import sys
 import threading
@@ -55,6 +65,8 @@ SWITCH_FACTOR = 1.5        # a waiting target displaces a running one with this 
 CRASH_FEATURES = 20.0      # a crash counts as this many new features
 CRASHES_WORTH_GAIN = 3     # crashes of one target in a round that still count as gain
 TICK = 0.25                # seconds between two looks at the runs
+RUN_SLACK = 60.0           # a run's -max_total_time past the deadline (the scheduler stops it)
+STOP_GRACE = 3.0           # seconds from SIGINT to SIGKILL for a run that does not stop
 
 
 @dataclasses.dataclass
@@ -89,6 +101,8 @@ class Live:
         self.arm, self.result, self.fork, self.min_age, self.log = arm, result, fork, min_age, log
         self.proc = None
         self.stopping = ""
+        self.stopped_at = 0.0
+        self.forced = False
         self.error: dict | None = None
         self.t0 = time.monotonic()
         self.thread = threading.Thread(target=self._main, args=(seconds,), daemon=True,
@@ -114,6 +128,14 @@ class Live:
     def age(self) -> float:
         return time.monotonic() - self.t0
 
+    def settled(self) -> bool:
+        """Whether it has fuzzed ``min_age`` seconds past its start-up (libFuzzer's first status
+        line), or been running three times that in all (a target slow to start is not kept
+        forever): until then no other target displaces it."""
+        rows = self.result.timeline
+        fuzzed = self.age() - rows[0][0] if rows else 0.0
+        return fuzzed >= self.min_age or self.age() >= 3 * self.min_age
+
     def interrupt(self) -> None:
         """SIGINT to libFuzzer (its parent process, in fork mode, ends its workers)."""
         if self.proc is not None and self.proc.poll() is None:
@@ -123,9 +145,29 @@ class Live:
                 pass
 
     def stop(self, why: str) -> None:
+        """Ask it to end: SIGINT, except to a -fork run, which ends at its own -max_total_time
+        unless the campaign is interrupted (killing its workers could cut a crash artifact
+        short while one is written: they write the same crash-<sha1> again and again)."""
         if not self.stopping:
             self.stopping = why
-            self.interrupt()
+            self.stopped_at = time.monotonic()
+            if not self.fork or why == "interrupted":
+                self.interrupt()
+
+    def force(self) -> None:
+        """SIGKILL to its process group, once, when SIGINT did not end it within STOP_GRACE
+        seconds (Python's own SIGINT handler keeps libFuzzer's out: a process that is not in
+        Python code, as a -fork parent, does not act on it). Not reaped here: the reading thread
+        still reads its CPU time."""
+        if self.fork and self.stopping != "interrupted":
+            return
+        if self.stopping and not self.forced and self.proc is not None \
+                and time.monotonic() - self.stopped_at > STOP_GRACE and self.proc.poll() is None:
+            self.forced = True
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
 
 
 def gain_rate(result: RunResult, now: float, crashes_count: bool = True) -> float:
@@ -165,7 +207,7 @@ def fuzz_parallel(targets: list[str], deadline: float, jobs: int, *, side: list[
     arms = {t: Arm(t) for t in targets}
     per_target = max(1, math.ceil(jobs / max(1, len(targets))))
     side_seconds = sum(s.seconds for s in side)
-    side_at = deadline - side_seconds - 2.0
+    side_at = time.monotonic()
     core_seconds = max(0.0, (deadline - time.monotonic()) * jobs - side_seconds)
     explore = explore_seconds(core_seconds, len(targets))
     log(f"  {jobs} processes at once, {len(targets)} targets: a first run of {explore:.0f} s each, "
@@ -196,8 +238,17 @@ def fuzz_parallel(targets: list[str], deadline: float, jobs: int, *, side: list[
             artifacts[r.target] = artifacts.get(r.target, 0) + len(r.artifacts)
         return deadline - reserve(artifacts)
 
-    def candidate(exclude_running: bool = True) -> Arm | None:
-        free = [a for a in arms.values() if a.running < per_target]
+    def startup_of(arm: Arm) -> float:
+        """The start-up a new run of ``arm`` will pay: its runs' mean, else every run's."""
+        runs = [r for r in arm.runs if r.timeline] or [r for r in done if r.timeline]
+        return sum(r.startup for r in runs) / len(runs) if runs else 0.0
+
+    def candidate(left: float) -> Arm | None:
+        """The target a free core goes to, among those whose start-up leaves them at least
+        MIN_RUN_SECONDS of fuzzing in the ``left`` seconds (a run cut off in its start-up
+        fuzzes nothing)."""
+        free = [a for a in arms.values() if a.running < per_target
+                and startup_of(a) + MIN_RUN_SECONDS < left]
         unexplored = [a for a in free if a.rate is None and not a.runs]
         if unexplored:
             return unexplored[0]
@@ -212,7 +263,10 @@ def fuzz_parallel(targets: list[str], deadline: float, jobs: int, *, side: list[
         logf = open_log(arm.target, result)
         arm.running += 1
         arm.runs.append(result)
-        live.append(Live(arm, result, fork, left + 1.0, explore, logf))
+        # stopped at the deadline by SIGINT, libFuzzer's own -max_total_time the backstop; a
+        # -fork run is not stopped by a signal (Live.stop): it gets the time to the deadline
+        seconds = max(left, MIN_RUN_SECONDS) if fork else max(left, 0.0) + RUN_SLACK
+        live.append(Live(arm, result, fork, seconds, explore, logf))
 
     def finish(run: Live) -> None:
         r, arm = run.result, run.arm
@@ -245,6 +299,8 @@ def fuzz_parallel(targets: list[str], deadline: float, jobs: int, *, side: list[
                 side_thread = threading.Thread(target=run_side, daemon=True, name="urlwb-side-rounds")
                 side_thread.start()
                 side_running = True
+            for run in live:
+                run.force()
             for run in [x for x in live if not x.thread.is_alive()]:
                 live.remove(run)
                 finish(run)
@@ -255,14 +311,16 @@ def fuzz_parallel(targets: list[str], deadline: float, jobs: int, *, side: list[
                     run.stop("deadline")
                 if not live:
                     break
-            cores = jobs - (1 if side_running else 0)
+            # the side rounds hold a core for their budget; past it they share the cores
+            side_holds = side_running and now - side_at < side_seconds
+            cores = jobs - (1 if side_holds else 0)
             left = end - now
             # a running target keeps its core unless a waiting one gains SWITCH_FACTOR times more
-            if not over and left > MIN_RUN_SECONDS + 1:
+            if not over and (left > MIN_RUN_SECONDS + 1 or side_running):
                 for run in sorted(live, key=lambda x: gain_rate(x.result, x.age())):
-                    if run.stopping or run.age() < run.min_age:
+                    if run.stopping or run.fork or not run.settled():
                         continue
-                    other = candidate()
+                    other = candidate(left if not side_running else math.inf)
                     if other is None:
                         break
                     mine = gain_rate(run.result, run.age(), run.arm.crashes < CRASHES_WORTH_GAIN)
@@ -274,18 +332,20 @@ def fuzz_parallel(targets: list[str], deadline: float, jobs: int, *, side: list[
                         break
             # too many processes (a side round took a core): the least gaining one stops
             active = [x for x in live if not x.stopping]
-            if len(active) > cores:
-                min(active, key=lambda x: gain_rate(x.result, x.age())).stop("core given to a side round")
+            if len(active) > cores and [x for x in active if not x.fork]:
+                min([x for x in active if not x.fork],
+                    key=lambda x: gain_rate(x.result, x.age())).stop("core given to a side round")
             # free cores: the pending choice first, then the best candidate
-            while not over and len([x for x in live if not x.stopping]) < cores and left > MIN_RUN_SECONDS:
+            while not over and len([x for x in live if not x.stopping]) < cores \
+                    and (left > MIN_RUN_SECONDS or side_running):
                 if pending:
                     arm = pending.pop(0)
                     arm.running -= 1
                 else:
-                    arm = candidate()
+                    arm = candidate(left if not side_running else math.inf)
                     if arm is None:
                         break
-                start(arm, left + (side_seconds if side_running else 0.0))
+                start(arm, left)
             if now - last_status >= 5.0:
                 last_status = now
                 line = ", ".join(f"{x.arm.target} {x.result.execs:,}" for x in live if not x.stopping)
@@ -298,6 +358,8 @@ def fuzz_parallel(targets: list[str], deadline: float, jobs: int, *, side: list[
         for run in live:
             run.stop("interrupted")
         for run in live:
+            run.thread.join(STOP_GRACE + 1)
+            run.force()
             run.thread.join(10)
         raise
     if side_thread is not None:

@@ -1,6 +1,6 @@
 """Benchmarks: speed and memory, always as ratios against a peer measured in the same run.
 
-``urlwb bench hosts|urls|growth|memory|all`` (also ``python scripts/bench.py ...``). Each figure
+``urlwb bench hosts|urls|growth|memory|all|campaign`` (also ``python scripts/bench.py ...``). Each figure
 is the best of several rounds (the least disturbed by other work on the machine); the peers run
 interleaved with the engine, round by round, so that load hits both alike. Nothing here is a test:
 targets are printed beside the figures, never asserted.
@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import pathlib
+import shutil
 import sys
+import tempfile
 import time
 import tracemalloc
 import urllib.parse
@@ -19,16 +22,20 @@ from importlib.metadata import PackageNotFoundError, version
 
 import engine
 from engine.punycode import punycode_encode
-from urlwb.cliutil import add_runs, alias, count_flag
+from urlwb import children, corpus_store
+from urlwb.cliutil import add_minutes, add_runs, alias, count_flag, seconds_flag
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 WPT = ROOT / "tests" / "data" / "wpt"
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("what", nargs="?", default="all", choices=("hosts", "urls", "growth", "memory", "all"))
+    parser.add_argument("what", nargs="?", default="all",
+                        choices=("hosts", "urls", "growth", "memory", "all", "campaign"),
+                        help="all: every one but campaign (two whole campaigns: minutes)")
     add_runs(parser, "the best kept", 7, dest="rounds")
     alias(parser, "--rounds", "--runs")
+    add_minutes(parser, "campaign: each campaign's --minutes, make run's", 2.5)
 
 
 def _wpt(name: str) -> list[dict]:
@@ -238,10 +245,71 @@ def bench_memory(rounds: int) -> None:
     _table(rows, ("object", "bytes/URL"))
 
 
+#: the schedules ``urlwb bench campaign`` compares: make run's and the one before it
+CAMPAIGN_SCHEDULES = (("even --jobs 1 (previous)", ["--schedule", "even", "--jobs", "1"]),
+                      ("gain (make run)", []))
+
+
+def bench_campaign(minutes: float) -> dict:
+    """``make run``'s campaign (``urlwb campaign``, its defaults) and the previous schedule
+    (``--schedule even --jobs 1``: one target after another, an even split, coverage.py before
+    and after, each round after the other), one after the other, each in a working folder of its
+    own that starts as a copy of this one's corpora and coverage cache, so that neither starts
+    from what the other grew. Figures from each campaign's run.json and the wall time of its
+    command (Python's start-up included): fuzzing core-seconds (a run's processes times its
+    seconds) and executions, per wall-second; the load average beside them (a shared machine).
+    Findings are filed as by any campaign."""
+    print(f"campaign: `urlwb campaign --minutes {minutes:g}` (make run's defaults) beside the "
+          f"previous schedule, one after the other")
+    entry = "import sys; from urlwb.cli import main; sys.exit(main(sys.argv[1:]))"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    rows = {}
+    with tempfile.TemporaryDirectory(prefix="urlwb-bench-campaign-") as tmp:
+        for i, (name, flags) in enumerate(CAMPAIGN_SCHEDULES):
+            work, out = pathlib.Path(tmp, f"work-{i}"), pathlib.Path(tmp, f"reports-{i}")
+            for part in ("corpus", "coverage"):
+                if (corpus_store.work_root() / part).is_dir():
+                    shutil.copytree(corpus_store.work_root() / part, work / part)
+            cmd = [sys.executable, "-c", entry, "campaign", "--minutes", f"{minutes:g}", "--out", str(out), *flags]
+            print(f"  {name}: urlwb campaign --minutes {minutes:g} {' '.join(flags)}".rstrip(), flush=True)
+            load = os.getloadavg()[0]
+            t0 = time.monotonic()
+            proc = children.run(cmd, env=dict(env, URLWB_WORKDIR=str(work)), cwd=ROOT,
+                                timeout=minutes * 60 * 4 + 600)
+            wall = time.monotonic() - t0
+            runs = sorted(out.glob("campaign-*/run.json"))
+            if not runs:
+                print(f"  {name}: no run.json (exit {proc.returncode})")
+                continue
+            record = json.loads(runs[-1].read_text(encoding="utf-8"))
+            fuzz = sum(t["seconds"] * (max(1, t.get("processes", 1) - 1) if t.get("processes", 1) > 1 else 1)
+                       for t in record["targets"])
+            rows[name] = {"wall": wall, "fuzz": fuzz, "cpu": sum(t.get("cpu_seconds", 0.0) for t in record["targets"]),
+                          "execs": sum(t["execs"] for t in record["targets"]), "exit": proc.returncode,
+                          "load": (load, os.getloadavg()[0]), "findings": len(record["new_findings"])}
+    print()
+    _table([(name, f"{r['wall']:.0f}", f"{r['fuzz']:.0f}", f"{r['fuzz'] / r['wall']:.2f}", f"{r['cpu']:.0f}",
+             f"{r['execs']:,}", f"{r['execs'] / r['wall']:,.0f}", f"{r['execs'] / r['wall'] * 60:,.0f}",
+             f"{r['load'][0]:.1f}/{r['load'][1]:.1f}", r["findings"]) for name, r in rows.items()],
+           ("schedule", "wall s", "fuzz core-s", "per wall-s", "fuzz CPU-s", "executions", "exec/wall-s",
+            "exec/wall-min", "load start/end", "new findings"))
+    if len(rows) == 2:
+        old, new = (rows[name] for name, _ in CAMPAIGN_SCHEDULES)
+        print(f"  gain / even: fuzzing core-seconds per wall-second "
+              f"{(new['fuzz'] / new['wall']) / max(1e-9, old['fuzz'] / old['wall']):.2f}x, "
+              f"executions per wall-second {(new['execs'] / new['wall']) / max(1e-9, old['execs'] / old['wall']):.2f}x "
+              f"(on {children.cores()} cores; targets: >= 1.5 core-s per wall-s on two cores, executions >= 2x)")
+    return rows
+
+
 def run(args) -> int:
     count_flag("--runs", args.rounds)
     print(f"python {sys.version.split()[0]}; versions: " + _versions())
     what = args.what
+    if what == "campaign":
+        seconds_flag("--minutes (in seconds)", args.minutes * 60)
+        bench_campaign(args.minutes)
+        return 0
     for name, fn in (("hosts", bench_hosts), ("urls", bench_urls), ("growth", bench_growth), ("memory", bench_memory)):
         if what in (name, "all"):
             fn(args.rounds)

@@ -64,5 +64,5 @@ def test_a_planted_type_error_does_not_stop_the_campaign(tmp_path):
     from urlwb.findings import record
     recs = record.read_findings(next((tmp_path / "reports").glob("campaign-*/findings.jsonl")))
     assert any(r["parser"] == "engine" and "TypeError" in r["signature"] for r in recs)
-    assert any(r["parser"] == "engine" and r["rule"] == "differential/crash" and r["verdict"]["kind"] == "bug"
+    assert any(r["parser"] == "engine" and r["rule"] == "crash" and r["verdict"]["kind"] == "bug"
                for r in recs), [(r["parser"], r["rule"]) for r in recs]

@@ -79,6 +79,9 @@ def records(res: DiffResult) -> list[dict]:
         if std is not None and std.crash and f.cls != "unstable":
             what = "oracle-hung" if std.hung else "oracle-crashed"
             name, mine, std, sig = standard, std, None, f"{what}:{standard}:{std.crash.split(':')[0][:80]}"
+            kind = "hang" if what == "oracle-hung" else "crash"
+        else:
+            kind = record.rule(f.cls, f.cause)   # the kind of finding: its class and cause, as the signature
         family = "whatwg" if name == "engine" else oracles.family(name)
         again = res.reparsed.get(name, [])[f.index] if f.cls == "unstable" and name in res.reparsed else None
         verdict = judge(name, text, base, mine, std, cause=f.cause or f.cls, reparse_record=again,
@@ -88,7 +91,7 @@ def records(res: DiffResult) -> list[dict]:
         cause = verdict["cause"]
         out.append(record.make_finding(
             input=_cut(text), base=base, parser=name, signature=sig,
-            rule=record.rule(f.cls, f.cause),   # the kind of finding: its class and cause, as the signature
+            rule=kind,
             verdict=verdict, parser_version=res.versions.get(name), command=diff_command(text, name, base, ref),
             summary=f"{classify.TITLES.get(f.cls, f.cls)}: {name} reads {reading(mine)[:200]}; "
                     f"{standard} reads {reading(std)[:200]}",

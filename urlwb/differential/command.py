@@ -98,10 +98,21 @@ def run(args) -> int:
         print(summary_text(result))
         for p in paths:
             print(f"report: {p}")
+    confined = sandbox_line(result.parsers)
+    if confined:
+        print(confined)
     trouble = trouble_lines(result)
     for line in trouble:
         print(f"urlwb diff: {line}", file=sys.stderr)
     return 1 if trouble else 0
+
+
+def sandbox_line(parsers) -> str | None:
+    """How the foreign adapters among ``parsers`` (those run outside the process) ran: one line
+    (``urlwb.sandbox.describe``: without network, under which caps), None when there were none."""
+    from urlwb import sandbox
+    foreign = [n for n in parsers if n in oracles.REGISTRY and oracles.REGISTRY[n].spec is not None]
+    return f"sandbox: {sandbox.describe()} ({len(foreign)} here)" if foreign else None
 
 
 #: generated inputs the campaign's differential round always sends, whatever its estimate: the

@@ -91,13 +91,23 @@ def allowed() -> bool:
 
 
 def npm_flags() -> list[str]:
-    """The flags of every ``npm install`` of the workbench: no package scripts unless allowed."""
-    return ["--no-audit", "--no-fund", "--loglevel=error", *([] if allowed() else ["--ignore-scripts"])]
+    """The flags of every ``npm install`` of the workbench: no package scripts unless allowed;
+    npm's cache (and its logs) in the workbench's cache folder, not ``~/.npm``."""
+    return ["--no-audit", "--no-fund", "--loglevel=error", *npm_home_flags(),
+            *([] if allowed() else ["--ignore-scripts"])]
+
+
+def npm_home_flags() -> list[str]:
+    """Every npm command of the workbench (install, view): its cache and logs under the cache
+    folder, no update check (which writes into ``~/.npm``)."""
+    return [f"--cache={cache_root_of_versions() / '_npm-cache'}", "--update-notifier=false"]
 
 
 def pip_flags() -> list[str]:
-    """The flags of every ``pip install`` of the workbench: wheels only unless allowed."""
-    return ["--disable-pip-version-check", "--no-input", *([] if allowed() else ["--only-binary", ":all:"])]
+    """The flags of every ``pip install`` of the workbench: wheels only unless allowed; pip's
+    download cache in the workbench's cache folder, not ``~/.cache/pip``."""
+    return ["--disable-pip-version-check", "--no-input", f"--cache-dir={cache_root_of_versions() / '_pip-cache'}",
+            *([] if allowed() else ["--only-binary", ":all:"])]
 
 
 def scripts_not_run(node_modules: pathlib.Path) -> list[str]:
@@ -345,7 +355,10 @@ def _maven(spec, name, version, d, log) -> None:
         f"  {repos}\n  <dependencies><dependency><groupId>{_xml(group)}</groupId><artifactId>{_xml(artifact)}"
         f"</artifactId><version>{_xml(version)}</version></dependency></dependencies>\n</project>\n",
         encoding="utf-8")
-    run(["mvn", *MAVEN_FLAGS, MAVEN_COPY, "-DoutputDirectory=lib", "-DincludeScope=runtime"], d, "maven")
+    # a short run: the JIT's first tier and the serial collector start Maven in a third of the time
+    opts = f"{os.environ.get('MAVEN_OPTS', '')} -XX:TieredStopAtLevel=1 -XX:+UseSerialGC".strip()
+    run(["mvn", *MAVEN_FLAGS, MAVEN_COPY, "-DoutputDirectory=lib", "-DincludeScope=runtime"], d, "maven",
+        env={"MAVEN_OPTS": opts})
     if not any((d / "lib").glob("*.jar")):
         raise InstallError(f"Maven copied no jar of {group}:{artifact}:{version} into {d / 'lib'}")
 

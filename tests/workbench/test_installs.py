@@ -247,6 +247,29 @@ def test_installs_touch_neither_the_checkout_nor_home(project, npm_registry, pyp
     assert (cache / "_npm-cache").is_dir()   # npm's cache (pip caches nothing from a folder)
 
 
+def test_cache_clean_lists_then_removes_the_installed_releases(project, npm_registry, tmp_path, monkeypatch, capsys):
+    cache = tmp_path / "own-cache"
+    monkeypatch.setenv("URLWB_VERSIONS_CACHE", str(cache))
+    monkeypatch.setenv("URLWB_CACHE", str(tmp_path / "validators-cache"))
+    config(project, {"planted-host": {"command": f"node {ADAPTERS / 'npm_adapter.js'}",
+                                      "package": "npm:urlwb-planted-host", "registry": npm_registry.url}})
+    names.register("planted-host@1.0.0", log=lambda line: None)
+    assert cli.main(["cache", "clean", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    package = [x for x in out.splitlines() if "urlwb-planted-host" in x]
+    assert len(package) == 1 and "(1.0.0)" in package[0] and " MB " in package[0], out
+    assert "would free" in out and (cache / "_packages").is_dir()
+    assert cli.main(["cache", "clean"]) == 0
+    assert not cache.exists() and "freed" in capsys.readouterr().out
+    assert cli.main(["cache", "clean"]) == 0 and "nothing installed" in capsys.readouterr().out
+
+
+def test_cache_clean_refuses_a_cache_that_holds_the_checkout(monkeypatch, capsys):
+    monkeypatch.setenv("URLWB_VERSIONS_CACHE", str(CHECKOUT.parent))
+    assert cli.main(["cache", "clean", "--dry-run"]) == 2
+    assert "holds the checkout is not removed" in capsys.readouterr().err
+
+
 @needs_node
 def test_bisect_walks_the_user_s_own_registry(project, npm_registry, tmp_path, capsys):
     config(project, {"planted-host": {"command": f"node {ADAPTERS / 'npm_adapter.js'}",

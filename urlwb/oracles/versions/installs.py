@@ -368,17 +368,3 @@ def _xml(s: str) -> str:
 
 
 INSTALLERS = {"npm": _npm, "pypi": _pypi, "maven": _maven}
-
-
-def clean(log=print) -> int:
-    """``urlwb cache clean``'s part here: every user package's install. Returns bytes freed."""
-    return remove(cache_root(), log)
-
-
-def remove(path: pathlib.Path, log=print) -> int:
-    if not path.exists():
-        return 0
-    size = sum(p.stat().st_size for p in path.rglob("*") if p.is_file() and not p.is_symlink())
-    shutil.rmtree(path)
-    log(f"removed {path} ({size / 1e6:.1f} MB)")
-    return size

@@ -32,7 +32,7 @@ import sys
 import threading
 import time
 
-from urlwb import children, corpus_store
+from urlwb import children, corpus_store, sandbox
 from urlwb.errors import UsageError
 from urlwb.fuzzing.fuzz import parse_status
 from urlwb.fuzzdata import encode_text
@@ -149,10 +149,12 @@ class Runner:
         return gone
 
     def start(self, seconds: float) -> subprocess.Popen:
+        """The fuzzer, confined as every foreign process is (:mod:`urlwb.sandbox`: no network,
+        memory, CPU, file-size and process caps): it runs the parser's code."""
         cmd, env, cwd = self.command(max(1, int(seconds)))
         self.stats.log = str(self.root / "fuzzer.log")
-        return children.popen(cmd, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True, errors="replace", env=env, cwd=cwd)
+        return children.popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              errors="replace", env=env, cwd=cwd, sandbox=sandbox.limits())
 
 
 class PythonRunner(Runner):
@@ -183,7 +185,7 @@ class PythonRunner(Runner):
         cmd = [sys.executable, str(HERE / "atheris_target.py"), "-merge=1",
                f"-max_len={seeding.MAX_LEN}", "-timeout=10", str(into), *map(str, sources)]
         children.run(cmd, env=self.env(), cwd=self.root, stdout=subprocess.DEVNULL,
-                     stderr=subprocess.DEVNULL, timeout=seconds)
+                     stderr=subprocess.DEVNULL, timeout=seconds, sandbox=sandbox.limits())
 
 
 class GoRunner(Runner):
@@ -214,6 +216,19 @@ class GoRunner(Runner):
             data = encode_text(text)
             (folder / corpus_store.sha1(data)).write_text(seeding.go_corpus_file(data), encoding="utf-8")
         self.work.mkdir(parents=True, exist_ok=True)
+
+    def start(self, seconds: float) -> subprocess.Popen:
+        """The module's dependencies fetched and compiled once, with the network (``go test -c``
+        runs no code of theirs: Go runs nothing at build time, no ``go generate``), so that
+        the confined ``go test -fuzz`` builds from the module cache with none."""
+        if not getattr(self, "_prebuilt", False):
+            proc = children.run(["go", "test", "-c", "-o", str(self.root / "prebuilt.test"), "."],
+                                env=self.env(), cwd=self.module, capture_output=True, text=True, timeout=600)
+            if proc.returncode:
+                raise UsageError(f"{self.target.name}: go test -c failed: "
+                                 f"{(proc.stderr.strip().splitlines() or ['?'])[-1][:200]}")
+            self._prebuilt = True
+        return super().start(seconds)
 
     def command(self, seconds):
         fn = self.target.harness
@@ -246,7 +261,8 @@ class GoRunner(Runner):
         env["URLWB_HUNT_INPUTS"] = str(listing)
         proc = children.run(["go", "test", "-count=1", "-run=^TestReach$", "-cover",
                              f"-coverpkg={','.join(self.target.instrument)}", "."],
-                            env=env, cwd=self.module, capture_output=True, text=True, timeout=seconds)
+                            env=env, cwd=self.module, capture_output=True, text=True, timeout=seconds,
+                            sandbox=sandbox.limits())
         m = re.search(r"coverage: ([\d.]+)% of statements", proc.stdout + proc.stderr)
         return float(m[1]) if m else None
 
@@ -392,7 +408,7 @@ class RustRunner(PythonRunner):
         cmd = [str(self.binary), "-merge=1", f"-max_len={seeding.MAX_LEN}", "-timeout=10",
                str(into), *map(str, sources)]
         children.run(cmd, cwd=self.root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                     timeout=seconds)
+                     timeout=seconds, sandbox=sandbox.limits())
 
 
 _JS_STATUS = re.compile(r"^#(\d+)\t(INITED |DONE )?js cov: (\d+) kept: (\d+)")

@@ -9,12 +9,9 @@ import java.util.regex.Pattern;
 public class Adapter {
     static String quote(String s) {
         if (s == null) return "null";
-        StringBuilder b = new StringBuilder("\"");
-        for (char c : s.toCharArray()) {
-            if (c == '"' || c == '\\') b.append('\\').append(c);
-            else if (c < 0x20) b.append(String.format("\\u%04x", (int) c));
-            else b.append(c);
-        }
+        StringBuilder b = new StringBuilder().append('"');
+        s.chars().forEach(c -> b.append(c == '"' || c == '\\' ? "\\" + (char) c
+            : c < 0x20 ? String.format("\\u%04x", c) : String.valueOf((char) c)));
         return b.append('"').toString();
     }
 

@@ -1,5 +1,7 @@
 // A user's adapter on Apache HttpClient 4's URIUtils.extractHost(new URI(input)): the host it
-// picks (java HttpClientHost.java; the release's jars are on CLASSPATH).
+// picks (java HttpClientHost.java; the release's jars are on CLASSPATH). With the argument
+// "validator", an SSRF validator on it: allow unless that host is a loopback, private,
+// link-local or unspecified address literal, or localhost.
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.URI;
@@ -36,9 +38,24 @@ public class HttpClientHost {
         return b.toString();
     }
 
+    static boolean denied(String host) {
+        if (host.equalsIgnoreCase("localhost")) return true;
+        if (!host.matches("[0-9.]+|\\[?[0-9A-Fa-f:.]+\\]?")) return false;   // a name: not resolved here
+        try {
+            java.net.InetAddress a = java.net.InetAddress.getByName(host.replaceAll("[\\[\\]]", ""));
+            return a.isLoopbackAddress() || a.isSiteLocalAddress() || a.isLinkLocalAddress() || a.isAnyLocalAddress();
+        } catch (Exception e) {
+            return true;
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         VersionInfo vi = VersionInfo.loadVersionInfo("org.apache.http.client", HttpClientHost.class.getClassLoader());
-        System.out.println("{\"hello\":\"urlwb-oracle/1\",\"name\":\"httpclient-host\",\"parser\":\"URIUtils.extractHost\","
+        boolean validator = args.length > 0 && args[0].equals("validator");
+        if (validator) System.out.println("{\"hello\":\"urlwb-oracle/1\",\"name\":\"httpclient-guard\",\"kind\":\"validator\","
+            + "\"validator\":\"URIUtils.extractHost(new URI(input)) not a private address\",\"language\":\"Java\",\"version\":"
+            + q(vi == null ? "?" : vi.getRelease()) + "}");
+        else System.out.println("{\"hello\":\"urlwb-oracle/1\",\"name\":\"httpclient-host\",\"parser\":\"URIUtils.extractHost\","
             + "\"language\":\"Java\",\"version\":" + q(vi == null ? "?" : vi.getRelease()) + ",\"family\":\"other\",\"kind\":\"url\",\"base\":false}");
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String line; (line = in.readLine()) != null; ) {
@@ -48,7 +65,9 @@ public class HttpClientHost {
             try {
                 URI uri = new URI(s);
                 HttpHost h = URIUtils.extractHost(uri);
-                ans = h == null ? "{\"id\":" + id + ",\"error\":\"no host\"}"
+                if (validator) {
+                    ans = "{\"id\":" + id + ",\"allow\":" + (h != null && !denied(h.getHostName())) + "}";
+                } else ans = h == null ? "{\"id\":" + id + ",\"error\":\"no host\"}"
                     : "{\"id\":" + id + ",\"scheme\":" + q(h.getSchemeName()) + ",\"username\":null,\"password\":null,\"host\":"
                       + q(h.getHostName()) + ",\"port\":" + (h.getPort() < 0 ? "null" : String.valueOf(h.getPort()))
                       + ",\"path\":" + q(uri.getRawPath() == null ? "" : uri.getRawPath()) + ",\"query\":null,\"fragment\":null,\"href\":" + q(s) + "}";

@@ -221,7 +221,8 @@ def _tree(root: pathlib.Path) -> dict[str, int]:
 
 
 @needs_node
-def test_installs_touch_neither_the_checkout_nor_home(project, npm_registry, pypi_folder, tmp_path, monkeypatch):
+def test_installs_touch_neither_the_checkout_nor_home_and_cache_clean_removes_them(
+        project, npm_registry, pypi_folder, tmp_path, monkeypatch, capsys):
     home = tmp_path / "home"
     home.mkdir()
     # pip asks `rustc --version` for its user agent, and rustup keeps its settings in ~/.rustup:
@@ -232,6 +233,7 @@ def test_installs_touch_neither_the_checkout_nor_home(project, npm_registry, pyp
     monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     monkeypatch.delenv("npm_config_cache", raising=False)
     monkeypatch.setenv("URLWB_VERSIONS_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("URLWB_CACHE", str(tmp_path / "validators-cache"))
     folder, _ = pypi_folder
     config(project, {"planted-host": {"command": f"node {ADAPTERS / 'npm_adapter.js'}",
                                       "package": "npm:urlwb-planted-host", "registry": npm_registry.url},
@@ -245,23 +247,30 @@ def test_installs_touch_neither_the_checkout_nor_home(project, npm_registry, pyp
     assert _tree(CHECKOUT) == checkout and _tree(project) == project_before
     cache = tmp_path / "cache"
     assert (cache / "_npm-cache").is_dir()   # npm's cache (pip caches nothing from a folder)
-
-
-def test_cache_clean_lists_then_removes_the_installed_releases(project, npm_registry, tmp_path, monkeypatch, capsys):
-    cache = tmp_path / "own-cache"
-    monkeypatch.setenv("URLWB_VERSIONS_CACHE", str(cache))
-    monkeypatch.setenv("URLWB_CACHE", str(tmp_path / "validators-cache"))
-    config(project, {"planted-host": {"command": f"node {ADAPTERS / 'npm_adapter.js'}",
-                                      "package": "npm:urlwb-planted-host", "registry": npm_registry.url}})
-    names.register("planted-host@1.0.0", log=lambda line: None)
+    # urlwb cache clean: --dry-run lists each package with its releases and size, removes nothing
+    capsys.readouterr()
     assert cli.main(["cache", "clean", "--dry-run"]) == 0
     out = capsys.readouterr().out
-    package = [x for x in out.splitlines() if "urlwb-planted-host" in x]
-    assert len(package) == 1 and "(1.0.0)" in package[0] and " MB " in package[0], out
+    listed = [x for x in out.splitlines() if "urlwb-planted-host" in x or "urlwb-planted-py" in x]
+    assert len(listed) == 2 and "(1.1.0)" in listed[0] + listed[1] and "(2.0)" in listed[0] + listed[1], out
     assert "would free" in out and (cache / "_packages").is_dir()
     assert cli.main(["cache", "clean"]) == 0
     assert not cache.exists() and "freed" in capsys.readouterr().out
     assert cli.main(["cache", "clean"]) == 0 and "nothing installed" in capsys.readouterr().out
+    assert list(home.rglob("*")) == [] and _tree(CHECKOUT) == checkout
+
+
+@needs_node
+def test_hunt_takes_a_user_s_npm_adapter_at_a_release(project, npm_registry):
+    """``urlwb hunt NAME@VERSION`` of a [tool.urlwb.oracles] adapter: a JavaScript target whose
+    coverage roots hold the release's node_modules (NODE_PATH), where the package's code is."""
+    from urlwb.hunt import targets
+    config(project, {"planted-host": {"command": f"node {ADAPTERS / 'npm_adapter.js'}",
+                                      "package": "npm:urlwb-planted-host", "registry": npm_registry.url}})
+    target = targets.resolve("planted-host@2.0.0")
+    assert target.language == "js" and target.name == "planted-host@2.0.0"
+    roots = targets.js_roots(target)
+    assert any((r / "urlwb-planted-host" / "index.js").is_file() for r in roots), roots
 
 
 def test_cache_clean_refuses_a_cache_that_holds_the_checkout(monkeypatch, capsys):

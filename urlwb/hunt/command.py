@@ -182,7 +182,7 @@ def hunt(args, target: targets.Target, runner: runners.Runner, seconds: float) -
         judge.judge([decode_text(b) for b in batch])
 
     print(f"urlwb hunt: fuzzing {target.name} for {seconds:.0f} s "
-          f"({target.language}, guided by {', '.join(target.instrument)})", file=sys.stderr, flush=True)
+          f"({target.language}, guided by {', '.join(target.instrument) or 'its folder and NODE_PATH'})", file=sys.stderr, flush=True)
     stats = runners.hunt_loop(runner, seconds, on_batch if judge else None, every=args.every,
                               progress=_progress(target.name, seconds, judge))
     if judge is not None:

@@ -135,6 +135,15 @@ def js_roots(target: Target) -> list[pathlib.Path]:
 def _versioned(ref: str, instrument: list[str] | None) -> Target:
     from urlwb.oracles.versions import builds, names
     parser, version = names.split(ref)
+    if parser not in oracles.REGISTRY and names.user_spec(parser) is not None:
+        # a user's adapter that names its package ([tool.urlwb.oracles]): that release installed,
+        # the adapter started with it; an npm one is guided by V8 coverage of its NODE_PATH too
+        name = names.register(ref)
+        entry = oracles.REGISTRY.get(name)
+        if entry is None or not _runs_on_node(entry.spec):
+            raise UsageError(f"{ref}: a user's adapter at a release is hunted when node runs it (npm); "
+                             "a Python one: --oracle NAME=py:package.module:function")
+        return Target(name, "js", tuple(instrument or ()))
     shipped = resolve(parser, instrument)   # the unknown and the unguidable say so first
     if shipped.language == "go":
         raise UsageError(f"{ref}: net/url ships with the Go toolchain, and this machine has one "

@@ -101,11 +101,11 @@ def megabytes(n: int) -> str:
 def run(args) -> int:
     total = 0
     for root in roots():
+        refuse_unsafe(root)
         found = entries(root)
         if not found:
             print(f"{root}: nothing installed")
             continue
-        refuse_unsafe(root)
         size = sum(e.size for e in found)
         total += size
         print(f"{root}: {len(found)} entries, {megabytes(size)}")

@@ -27,7 +27,7 @@ and the user's command starts with the release where its ecosystem's ordinary lo
 - Maven: ``CLASSPATH`` with the release's jar and every runtime dependency (``java Adapter.java``
   and ``java -cp`` -less commands read it).
 
-What runs while installing (issue 31; docs/security-installs.md): npm with ``--ignore-scripts``
+What runs while installing (issue 31; docs/security.md): npm with ``--ignore-scripts``
 (no ``preinstall``/``install``/``postinstall`` of the package or its dependencies, and no
 ``node-gyp rebuild`` for a ``binding.gyp``); PyPI with ``--only-binary :all:`` (a wheel is
 unpacked, no ``setup.py``/build backend runs); Maven resolves the dependency graph and copies

@@ -28,7 +28,7 @@ import threading
 import pytest
 
 from local_registries import NpmRegistry, maven_artifact, npm_tarball, sdist, wheel
-from urlwb import cli, oracles
+from urlwb import cli, oracles, sandbox
 from urlwb.oracles.versions import installs, names
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -295,6 +295,8 @@ def test_bisect_walks_the_user_s_own_registry(project, npm_registry, tmp_path, c
 
 
 @needs_node
+@pytest.mark.skipif(sandbox._probe_namespace() is not None,
+                    reason="network namespaces unavailable here (not root, or unshare refused)")
 def test_an_adapter_that_calls_home_has_no_network_and_diff_says_so(project, npm_registry, monkeypatch, capsys):
     """The planted phone-home: the adapter connects to a listener on the host's loopback before
     each answer. The listener sees nothing, the answer comes back (saying the connect failed),

@@ -322,12 +322,17 @@ def test_an_adapter_that_calls_home_has_no_network_and_diff_says_so(project, npm
     shown, rec = ask("planted-host@2.0.0")
     status = cli.main(["diff", "--parsers", "planted-host@2.0.0", INPUT])
     out, err = capsys.readouterr()
+    report_status = cli.main(["diff", "--parsers", "planted-host@2.0.0", "--table-max", "0",
+                              "--out", str(project / "report"), INPUT])
+    capsys.readouterr()
     t.join()
     listener.close()
     assert seen == []
     assert rec.host == "evil.example" and rec.path.startswith("refused ENETUNREACH"), rec
     said = [x for x in out.splitlines() if x.startswith("sandbox: ")]
     assert status == 0 and len(said) == 1 and "foreign adapters run without network" in said[0], out + err
+    report = (project / "report" / "report.md").read_text(encoding="utf-8")
+    assert report_status == 0 and "sandbox: foreign adapters run without network" in report
 
 
 def test_oracle_check_of_a_python_callable_is_a_one_line_verdict(capsys):

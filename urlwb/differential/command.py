@@ -21,7 +21,7 @@ import time
 from urlwb import oracles
 from urlwb.cliutil import add_seed
 from urlwb.differential import generate
-from urlwb.differential.report import summarize, summary_text, terminal_table, write_report
+from urlwb.differential.report import sandbox_line, summarize, summary_text, terminal_table, write_report
 from urlwb.differential.run import (collect_inputs, corpus_cases, decode_case, diff, encode_case,
                                 trouble_lines, working_cases)
 from urlwb.errors import UsageError
@@ -105,14 +105,6 @@ def run(args) -> int:
     for line in trouble:
         print(f"urlwb diff: {line}", file=sys.stderr)
     return 1 if trouble else 0
-
-
-def sandbox_line(parsers) -> str | None:
-    """How the foreign adapters among ``parsers`` (those run outside the process) ran: one line
-    (``urlwb.sandbox.describe``: without network, under which caps), None when there were none."""
-    from urlwb import sandbox
-    foreign = [n for n in parsers if n in oracles.REGISTRY and oracles.REGISTRY[n].spec is not None]
-    return f"sandbox: {sandbox.describe()} ({len(foreign)} here)" if foreign else None
 
 
 #: generated inputs the campaign's differential round always sends, whatever its estimate: the

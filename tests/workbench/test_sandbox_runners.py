@@ -7,6 +7,7 @@ each check notices a runner started without the sandbox: planted by dropping ``s
 from __future__ import annotations
 
 import os
+import pathlib
 import sys
 import types
 
@@ -84,3 +85,39 @@ def test_a_python_reach_run_has_no_network(tmp_path, monkeypatch, setting, reach
         listener.close()
     assert reach.inputs == 2
     assert (listener.seen > 0) == reaches
+
+
+def test_a_crate_s_build_runs_confined_after_a_fetch_with_the_network(tmp_path, monkeypatch):
+    """A Rust release: ``cargo fetch`` (the network, no build script runs) then ``cargo build
+    --offline`` confined, where every ``build.rs`` runs (the commands, recorded; the confined
+    step's own no-network check is the next test)."""
+    from urlwb.oracles.versions import builds
+    from urlwb.oracles.versions.catalog import PACKAGES
+    monkeypatch.setenv("URLWB_VERSIONS_CACHE", str(tmp_path / "cache"))
+    steps = []
+
+    def record(cmd, d, registry, env=None, refusal=None, confined=False):
+        steps.append((cmd[:2], "--offline" in cmd, confined))
+        if cmd[1] == "build":
+            target = pathlib.Path(cmd[cmd.index("--target-dir") + 1]) / "release"
+            target.mkdir(parents=True)
+            (target / "urlwb-rust").write_text("")
+        return ""
+
+    monkeypatch.setattr(builds, "_run", record)
+    d = tmp_path / "build"
+    d.mkdir()
+    builds._crates(PACKAGES["rust-url"], "2.1.1", d)
+    assert steps == [(["cargo", "fetch"], False, False), (["cargo", "build"], True, True)]
+
+
+def test_a_confined_build_step_has_no_network(tmp_path, monkeypatch):
+    from urlwb.oracles.versions import builds
+    monkeypatch.setenv("URLWB_SANDBOX", "on")
+    listener = Listener()
+    try:
+        out = builds._run([sys.executable, "-c", CONNECT.format(port=listener.port)], tmp_path, "crates",
+                          confined=True)
+    finally:
+        listener.close()
+    assert listener.seen == 0 and out.strip() == "refused 101"

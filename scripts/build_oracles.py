@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """``make oracles``: install and build every oracle adapter declared by a manifest
-(``urlwb/oracles/*/oracles.toml``, and the SSRF validators' ``urlwb/ssrf/validators/*/oracles.toml``;
+(``urlwb/oracles/*/oracles.toml``, the SSRF validators' ``urlwb/ssrf/validators/*/oracles.toml``
+and the HTTP clients' ``urlwb/ssrf/observe/clients/*/oracles.toml``;
 see ``docs/oracle-protocol.md``).
 
 1. The Debian packages, decided by dpkg for every folder: each package of its ``apt`` that
@@ -153,6 +154,9 @@ def main(argv=None) -> int:
     folders = manifests.discover(args.root)
     if args.root == manifests.ROOT:  # and the SSRF validators' folders (urlwb/ssrf/validators/*/oracles.toml)
         folders += manifests.discover(manifests.VALIDATORS_ROOT)
+        # and urlwb ssrf's HTTP clients (urlwb/ssrf/observe/clients/*/oracles.toml), after the
+        # java folder whose OkHttp jars okhttp-call compiles against
+        folders += manifests.discover(manifests.CLIENTS_ROOT)
     unknown = set(args.only) - {f.path.name for f in folders}
     if unknown:
         print(f"build_oracles: no manifest urlwb/oracles/{sorted(unknown)[0]}/oracles.toml", file=sys.stderr)

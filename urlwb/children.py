@@ -26,6 +26,7 @@ its own and under resource caps, set in the child before ``exec`` after the pare
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import os
 import signal
 import subprocess
@@ -87,9 +88,11 @@ def _tell_reaper(line: str) -> None:
             _reaper = None
 
 
-def popen(cmd, *, sandbox: sandboxing.Limits | None = None, **kwargs) -> subprocess.Popen:
+def popen(cmd, *, sandbox: sandboxing.Limits | None = None, netns: str | None = None,
+          **kwargs) -> subprocess.Popen:
     """``subprocess.Popen`` for a child that dies with the workbench (see the module docstring),
-    confined under ``sandbox`` when given (foreign code: :mod:`urlwb.sandbox`).
+    confined under ``sandbox`` when given (foreign code: :mod:`urlwb.sandbox`); ``netns``: the
+    network namespace it joins (``/proc/PID/ns/net``) instead of one of its own or the host's.
 
     Must be called from a thread that lives as long as the child (the parent-death signal fires
     when the *thread* that started the child ends): the main thread, or the thread that waits.
@@ -98,6 +101,12 @@ def popen(cmd, *, sandbox: sandboxing.Limits | None = None, **kwargs) -> subproc
     kwargs.setdefault("close_fds", True)
     prepared = None
     preexec = _set_parent_death_signal
+    if netns is not None and sandbox is None:
+        def preexec():
+            _set_parent_death_signal()
+            sandboxing.join_netns(netns)
+    if netns is not None and sandbox is not None:
+        sandbox = dataclasses.replace(sandbox, netns=netns)
     if sandbox is not None:
         prepared = sandboxing.prepare(list(cmd), kwargs.get("env"), sandbox)
         cmd, kwargs["env"] = prepared.command, prepared.env

@@ -12,7 +12,7 @@ and run as they always did. The confinement, in the child after ``fork`` and bef
   get a network namespace of their own, whose only interface, ``lo``, is down. A connect
   anywhere (the host's loopback included) fails with ENETUNREACH; a parser needs no network to
   parse. An adapter that needs a loopback of its own (Firefox's Marionette listens on
-  127.0.0.1) is declared ``loopback = true`` (``urlwb/oracles/PROTOCOL.md``): its namespace's
+  127.0.0.1) is declared ``loopback = true`` (``docs/oracle-protocol.md``): its namespace's
   ``lo`` is brought up (``SIOCSIFFLAGS``, netdevice(7)); it still reaches nothing outside its
   namespace. Creating a namespace needs CAP_SYS_ADMIN: where the kernel refuses (not root, a
   container without the capability), the workbench says so once per process, in one line on
@@ -90,6 +90,9 @@ class Limits:
     file_size: int = 1 * GiB
     processes: int = 512
     loopback: bool = False
+    #: a network namespace to join (``/proc/PID/ns/net``, setns(2)) instead of one of its own:
+    #: ``urlwb ssrf``'s HTTP clients reach the sealed network of :mod:`urlwb.ssrf.observe.network`
+    netns: str | None = None
 
 
 #: the defaults: 2 GiB is four times what the hungriest shipped adapter (a JVM) takes on a 1 MB
@@ -284,6 +287,11 @@ def _machine() -> dict:
     return _probed
 
 
+def namespace_refused() -> str | None:
+    """None when a child may get a network namespace of its own here, else why not (probed once)."""
+    return _machine()["namespace"]
+
+
 def _announce(lim: Limits) -> None:
     """The one line per process saying what is missing, when something is."""
     m = _machine()
@@ -340,7 +348,9 @@ class Prepared:
                 os.write(fd, b"0")
             finally:
                 os.close(fd)
-        if self.network:
+        if self.limits.netns is not None:
+            join_netns(self.limits.netns)
+        elif self.network:
             if _libc.unshare(CLONE_NEWNET) != 0:
                 e = ctypes.get_errno()
                 raise OSError(e, f"unshare(CLONE_NEWNET): {os.strerror(e)}")
@@ -376,6 +386,18 @@ class Prepared:
         return bool(m and int(m[1]))
 
 
+def join_netns(path: str) -> None:
+    """Join the network namespace at ``path`` (setns(2)); OSError when the kernel refuses."""
+    libc = _load_libc()
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        if libc.setns(fd, CLONE_NEWNET) != 0:
+            e = ctypes.get_errno()
+            raise OSError(e, f"setns({path}): {os.strerror(e)}")
+    finally:
+        os.close(fd)
+
+
 def prepare(command: list[str], env: dict | None, lim: Limits) -> Prepared:
     """The command, environment and confinement of one foreign process under ``lim``."""
     m = _machine()
@@ -400,7 +422,7 @@ def prepare(command: list[str], env: dict | None, lim: Limits) -> Prepared:
         except OSError as exc:
             _say_once("cgroup", f"urlwb: a pids cgroup could not be made ({exc.strerror or exc}): "
                                 "foreign adapters run with no process cap")
-    if prepared.network:
+    if prepared.network or lim.netns is not None:
         _load_libc()
         prepared.ifreq = struct.pack("16sH14x", b"lo", IFF_UP | IFF_LOOPBACK | IFF_RUNNING)
     return prepared

@@ -13,6 +13,7 @@ import pytest
 
 from urlwb import cli, oracles
 from urlwb.ssrf import hunt, inputs, policy, regress
+from urlwb.ssrf.observe import network
 from urlwb.ssrf.validator import CallableValidator
 
 POLICY = policy.parse(None, None)
@@ -70,7 +71,8 @@ def test_urlwb_ssrf_end_to_end(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("URLWB_CORPUS", str(tmp_path / "corpus"))
     out = tmp_path / "report"
     code = cli.main(["ssrf", "--validator", "mine=py:planted:permissive", "--fetchers", "engine,urllib",
-                     "--minutes", "0.02", "--batch", "500", "--guided-seconds", "0", "--out", str(out)])
+                     "--minutes", "0.02", "--batch", "500", "--guided-seconds", "0", "--out", str(out),
+                     "--clients", "python-urllib"])
     text = capsys.readouterr().out
     assert code == 0, text
     md = (out / "report.md").read_text()
@@ -81,6 +83,12 @@ def test_urlwb_ssrf_end_to_end(tmp_path, monkeypatch, capsys):
     filed = regress.entries()
     assert filed and all(meta["validator"] == "mine" and meta["status"] == "open" for _, meta in filed)
     assert all(path.read_bytes().decode() == meta["input"] for path, meta in filed)
+    # what the model flagged (the witnesses) was then fetched by the client in a sealed network
+    if network.available() is None:
+        seen = [json.loads(x) for x in (out / "observed.jsonl").read_text().splitlines()]
+        assert seen and {x["client"] for x in seen} == {"python-urllib"}
+        assert {x["input"] for x in seen} >= {c["witness"] for c in data["cells"]}
+        assert "## Observed: where real clients connected" in md
 
 
 @pytest.mark.parametrize("argv,message", [
@@ -102,7 +110,7 @@ def test_guided_search_finds_the_planted_bypass_under_atheris(tmp_path, monkeypa
     monkeypatch.setenv("URLWB_WORKDIR", str(tmp_path / "work"))
     code = cli.main(["ssrf", "--validator", "mine=py:planted:permissive", "--fetchers", "urllib",
                      "--minutes", "0.01", "--batch", "200", "--guided-seconds", "2", "--no-file",
-                     "--out", str(tmp_path / "r")])
+                     "--out", str(tmp_path / "r"), "--clients", "none"])
     text = capsys.readouterr().out
     assert code == 0, text
     line = next(x for x in text.splitlines() if x.strip().startswith("mine: ") and "executions" in x)

@@ -26,6 +26,10 @@ ROOT = pathlib.Path(__file__).resolve().parent
 #: ``validator``): read here, below every job, so that urlwb.ssrf, ``urlwb oracle check`` and
 #: ``make oracles`` name one place
 VALIDATORS_ROOT = ROOT.parent / "ssrf" / "validators"
+#: the real HTTP clients ``urlwb ssrf`` observes in its sealed network
+#: (``urlwb/ssrf/observe/clients/<folder>/oracles.toml``, kind ``client``: a line protocol of their
+#: own, urlwb/ssrf/observe/clients.py, not the oracle protocol)
+CLIENTS_ROOT = ROOT.parent / "ssrf" / "observe" / "clients"
 #: what the user runs to install and build the shipped adapters
 BUILD_HINT = "run `make oracles`"
 NAME = re.compile(r"[a-z0-9][a-z0-9_.-]*\Z")
@@ -169,8 +173,8 @@ def _fields(table: dict, where: str, base: Spec) -> Spec:
             setattr(spec, key, table[key])
     if spec.family not in ("whatwg", "other"):
         raise ManifestError(f"{where}: family must be \"whatwg\" or \"other\", not {spec.family!r}")
-    if spec.kind not in ("url", "host", "validator"):
-        raise ManifestError(f"{where}: kind must be \"url\", \"host\" or \"validator\", not {spec.kind!r}")
+    if spec.kind not in ("url", "host", "validator", "client"):
+        raise ManifestError(f"{where}: kind must be \"url\", \"host\", \"validator\" or \"client\", not {spec.kind!r}")
     for key in ("quirks", "needs", "requires"):
         v = table.get(key, [])
         if not isinstance(v, list) or not all(isinstance(x, str) for x in v):

@@ -6,8 +6,9 @@ Owns: the validator protocol's answers and the validators' supervision (:mod:`.v
 network, no DNS), which resolver each fetcher uses (:mod:`.fetchers`), the deny and allow policy
 (:mod:`.policy`), the inputs (:mod:`.inputs`), the hunt and its minimizer (:mod:`.hunt`), the
 report (:mod:`.report`), the regress entries (:mod:`.regress`), installing a validator at another
-release (:mod:`.install`), and the shipped validators' folders (``validators/<folder>/oracles.toml``,
-built by ``make oracles``).
+release (:mod:`.install`), the shipped validators' folders (``validators/<folder>/oracles.toml``,
+built by ``make oracles``), and the observation of real HTTP clients in a network namespace the
+run makes (:mod:`.observe`, with the clients' folders ``observe/clients/<folder>/oracles.toml``).
 
 May import: ``engine``, ``properties`` and the rest of ``urlwb`` (``urlwb.oracles``,
 ``urlwb.differential.generate``, ``urlwb.corpus_store``, ``urlwb.htmlpage``, ``urlwb.cliutil``,

@@ -4,6 +4,7 @@ destination.
     urlwb ssrf [--validator NAME|NAME@VERSION|NAME=CMD|NAME=py:mod:fn ...] [--fetchers LIST]
                [--deny private|loopback|metadata|link-local|HOSTS] [--allow HOSTS]
                [--minutes M] [--seed N] [--out DIR] [--no-file]
+               [--inputs FILE] [--clients LIST|none]
 
 Validators: the flags', else ``[tool.urlwb.validators]``, else every shipped one. Fetchers: the
 URL parsers of ``urlwb.oracles`` (``--parsers`` names and groups), default every available one.
@@ -12,7 +13,13 @@ the same pieces until ``--minutes`` are up; then each (validator, fetcher) cell'
 is minimized, filed in ``corpus/ssrf/regress/`` (not with ``--no-file``), and the report written
 to ``--out`` (default ``reports/ssrf/``). Two releases of one validator (``ip@1.1.8`` and ``ip``)
 give a history: what the older allows that the newer judges denied (``allow: false``; an
-error, such as ip 2.x throwing on every name, is not counted as a judgement). Exit status 0, 1 when a validator
+error, such as ip 2.x throwing on every name, is not counted as a judgement).
+The model (parsers and resolvers) is the fast pre-filter; what it flags (each cell's minimized
+witnesses) is then fetched by real HTTP clients, each in a network namespace the run makes for
+it (:mod:`urlwb.ssrf.observe`; ``--clients``, default every one that can start, ``none``: no
+observation), and ``observed.jsonl`` and ``findings.jsonl`` say where each was seen to connect.
+``--inputs FILE`` (one URL a line) replaces the generated inputs: every one is judged, modelled
+and observed (no hunt, no minimizing, nothing filed). Exit status 0, 1 when a validator
 crashed, hung or answered out of schema on some input, 2 for a usage error.
 """
 
@@ -32,6 +39,7 @@ from urlwb.oracles.versions import installs
 from urlwb.cliutil import add_seed, count_flag, seconds_flag
 from urlwb.errors import UsageError
 from urlwb.ssrf import catalog, fetchers, hunt, inputs, policy, regress, report
+from urlwb.ssrf.observe import run as observing
 
 DEFAULT_OUT = pathlib.Path("reports") / "ssrf"
 #: the minimizer's own budget, after the hunt
@@ -59,6 +67,12 @@ def add_arguments(p) -> None:
     p.add_argument("--guided-seconds", type=float, default=20.0, metavar="S",
                    help="coverage-guided search per Python validator (atheris) and npm validator (V8 block coverage, guided.mjs), before the random phase; "
                         "0: none (default %(default)s)")
+    p.add_argument("--inputs", type=pathlib.Path, default=None, metavar="FILE",
+                   help="your inputs, one URL a line, in place of the generated ones: each judged, "
+                        "modelled and fetched by every client (observed.jsonl in --out)")
+    p.add_argument("--clients", default=None, metavar="LIST",
+                   help="HTTP clients that fetch in the sealed network (default: every one that can "
+                        "start; none: no observation)")
 
 
 def _fetcher_names(spec: str | None) -> list[str]:
@@ -96,7 +110,13 @@ def run(args) -> int:
     seconds_flag("--minutes", args.minutes * 60)
     count_flag("--batch", args.batch)
     pol = policy.parse(args.deny, args.allow)
-    fetcher_names = _fetcher_names(args.fetchers)
+    client_names = observing.client_names(args.clients)
+    user_inputs = observing.read_inputs(args.inputs) if args.inputs is not None else None
+    if user_inputs is not None and args.fetchers is None:
+        url_kind = set(fetchers.default_names())
+        fetcher_names = [n for n in observing.model_parsers(client_names) if n in url_kind]
+    else:
+        fetcher_names = _fetcher_names(args.fetchers)
     declared = catalog.declared(args.validator, progress=lambda s: print(s, flush=True))
     print(f"urlwb ssrf: starting {len(declared)} validators and {len(fetcher_names)} fetchers", flush=True)
     validators, skipped = catalog.start(declared)
@@ -110,16 +130,59 @@ def run(args) -> int:
             raise UsageError(f"validator {explicit[0]} cannot start: {skipped.get(explicit[0], '?')}")
         if not validators:
             raise UsageError("no validator could start (run `make oracles`)")
-        if not fetcher_oracles:
+        if not fetcher_oracles and user_inputs is None:
             raise UsageError("no fetcher could start")
-        return _hunt(args, pol, declared, validators, fetcher_oracles, skipped)
+        if user_inputs is not None:
+            return _inputs_run(args, pol, user_inputs, client_names, validators, fetcher_oracles, skipped)
+        return _hunt(args, pol, declared, validators, fetcher_oracles, skipped, client_names)
     finally:
         for v in validators.values():
             v.close()
         oracles.close_all(fetcher_oracles)
 
 
-def _hunt(args, pol, declared, validators, fetcher_oracles, skipped) -> int:
+def _inputs_run(args, pol, user_inputs, client_names, validators, fetcher_oracles, skipped) -> int:
+    """``--inputs``: every input judged by every validator and read by the model (the bypass
+    matrix, unminimized), then observed through every client (module docstring)."""
+    asker = hunt.Asker(validators, fetcher_oracles)
+    print(f"{len(user_inputs):,} inputs from {args.inputs} ({len(validators)} validators x "
+          f"{len(fetcher_oracles)} modelled fetchers)", flush=True)
+    res = hunt.hunt(asker, pol, user_inputs, float("inf"), 0, batch=args.batch)
+    run_cells = {}
+    for (v, f), c in res.cells.items():
+        w = min(c.witnesses.values(), key=lambda s: (len(s), s))
+        run_cells[(v, f)] = {"count": len(c.inputs), "categories": c.categories, "witness": w,
+                             "destination": asker.dests[f][w].show(),
+                             "witnesses": {cat: {"witness": x, "destination": asker.dests[f][x].show()}
+                                           for cat, x in sorted(c.witnesses.items())}}
+    observed_md: list[str] = []
+    if client_names != []:
+        versions = {n: v.version for n, v in validators.items()}
+        _, _, found, observed_md, lines = observing.observe_and_record(
+            user_inputs, client_names, asker, pol, args.out, versions,
+            observing.policy_flags(args.deny, args.allow))
+        print("\n".join(lines))
+        print(f"{len(found)} findings in {args.out / 'findings.jsonl'}; observations in {args.out / 'observed.jsonl'}")
+    run = _run_record(args, pol, validators, fetcher_oracles, skipped, res, run_cells, {}, [], [])
+    run.observed = observed_md
+    print(report.terminal(run))
+    paths = report.write(run, args.out)
+    print(f"report: {paths[0]}")
+    return 1 if any(v.findings for v in validators.values()) else 0
+
+
+def _run_record(args, pol, validators, fetcher_oracles, skipped, res, run_cells, witnesses, history, filed):
+    return report.Run(
+        validators={n: {"version": v.version, "what": v.describe, "counts": dict(v.counts),
+                        "findings": list(v.findings), "incidents": list(v.incidents)} for n, v in validators.items()},
+        fetchers={n: {"version": o.version, "resolver": fetchers.resolver_of(n),
+                      "language": oracles.REGISTRY[n].language} for n, o in fetcher_oracles.items()},
+        skipped=skipped, policy=_policy_text(pol), seed=args.seed, minutes=args.minutes,
+        inputs=len(res.inputs), systematic=res.systematic, seconds=res.seconds, cells=run_cells,
+        witnesses=witnesses, history=history, filed=filed, guided=res.guided)
+
+
+def _hunt(args, pol, declared, validators, fetcher_oracles, skipped, client_names=None) -> int:
     asker = hunt.Asker(validators, fetcher_oracles)
     targets, decoy = pol.targets(), pol.decoy()
     first = list(inputs.systematic(targets, decoy, args.seed))
@@ -172,14 +235,17 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped) -> int:
             if path:
                 filed.append(str(path))
     found_bad = any(v.findings for v in validators.values())
-    run = report.Run(
-        validators={n: {"version": v.version, "what": v.describe, "counts": dict(v.counts),
-                        "findings": list(v.findings), "incidents": list(v.incidents)} for n, v in validators.items()},
-        fetchers={n: {"version": o.version, "resolver": fetchers.resolver_of(n),
-                      "language": oracles.REGISTRY[n].language} for n, o in fetcher_oracles.items()},
-        skipped=skipped, policy=_policy_text(pol), seed=args.seed, minutes=args.minutes,
-        inputs=len(res.inputs), systematic=res.systematic, seconds=res.seconds, cells=run_cells,
-        witnesses=witnesses, history=history, filed=filed, guided=res.guided)
+    run = _run_record(args, pol, validators, fetcher_oracles, skipped, res, run_cells, witnesses, history, filed)
+    if client_names != [] and witnesses:
+        # the model flagged these (each cell's minimized witnesses): now observed
+        flagged = list(witnesses) + [w for w in hist_witness if w not in witnesses]
+        print(f"observing the {len(flagged)} witnesses the model flagged through real clients", flush=True)
+        versions = {n: v.version for n, v in validators.items()}
+        _, _, found, run.observed, lines = observing.observe_and_record(
+            flagged, client_names, asker, pol, args.out, versions,
+            observing.policy_flags(args.deny, args.allow))
+        print("\n".join(lines))
+        print(f"{len(found)} observed findings in {args.out / 'findings.jsonl'}")
     print(report.terminal(run))
     paths = report.write(run, args.out)
     print(f"report: {paths[0]} (and {', '.join(p.name for p in paths[1:])}); "

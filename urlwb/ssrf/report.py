@@ -33,6 +33,8 @@ class Run:
     history: list[dict]                  # {"old", "new", "cells": {f: {"count", "witness", "destination"}}, "still": n}
     filed: list[str]
     guided: list[str] = dataclasses.field(default_factory=list)
+    #: the observation's section (urlwb.ssrf.observe.report.markdown), when clients fetched
+    observed: list[str] = dataclasses.field(default_factory=list)
 
 
 def _cell_md(s: str, n: int = 60) -> str:
@@ -177,6 +179,8 @@ def markdown(run: Run) -> str:
         out += [f"- {n}: incident: {_cell_md(i, 160)}" for n, i in incidents[:20]]
     if run.filed:
         out += ["", "## Filed", "", f"{len(run.filed)} new regress entries in corpus/ssrf/regress/."]
+    if run.observed:
+        out += [""] + run.observed
     return "\n".join(out) + "\n"
 
 

@@ -26,7 +26,7 @@ Issue 25's rules, in the order they are applied:
    hazard, with the validator -> client ``pairs`` where it bites.
 
 The component comparison is lenient where the adapters' documented mappings differ from the RFC's
-model (PROTOCOL.md, each manifest's ``quirks``): an undefined and an empty query or fragment, an
+model (docs/oracle-protocol.md, each manifest's ``quirks``): an undefined and an empty query or fragment, an
 empty and an absent userinfo, and percent-encoding choices (equal when percent-decoded) are not
 counted; an opaque URI's scheme-specific part sent as its path is recognised.
 

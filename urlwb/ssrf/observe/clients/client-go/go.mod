@@ -1,0 +1,3 @@
+module urlwb/ssrf/clients/go
+
+go 1.26

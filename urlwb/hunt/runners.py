@@ -390,9 +390,15 @@ class RustRunner(PythonRunner):
         print(f"urlwb hunt: building {self.target.harness} for {self.target.name} (cargo, once)",
               file=sys.stderr, flush=True)
         env = dict(os.environ, RUSTFLAGS=RUST_FLAGS)
-        proc = children.run(["cargo", "build", "--release", *(["--locked"] if self.locked else []),
-                             "--target", host, "--target-dir", str(self.TARGET_DIR)], cwd=self.CRATE, env=env,
-                            capture_output=True, text=True, timeout=1800)
+        locked = ["--locked"] if self.locked else []
+        # the crates fetched with the network (no build script runs), then built without it:
+        # every build.rs (libfuzzer-sys's compiles libFuzzer) and proc macro runs confined
+        proc = children.run(["cargo", "fetch", *locked], cwd=self.CRATE, env=env, capture_output=True,
+                            text=True, timeout=600)
+        if proc.returncode == 0:
+            proc = children.run(["cargo", "build", "--release", "--offline", *locked, "--target", host,
+                                 "--target-dir", str(self.TARGET_DIR)], cwd=self.CRATE, env=env,
+                                capture_output=True, text=True, timeout=1800, sandbox=sandbox.limits())
         if proc.returncode or not self.binary.exists():
             raise UsageError(f"{self.target.name}: cargo build failed: "
                              f"{(proc.stderr.strip().splitlines() or ['?'])[-1]}")

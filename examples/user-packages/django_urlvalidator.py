@@ -21,8 +21,9 @@ for line in sys.stdin:
     try:
         validate(s)
         u = urllib.parse.urlsplit(s)
+        host = f"[{u.hostname}]" if u.hostname and ":" in u.hostname else u.hostname   # IPv6, bracketed
         ans = {"id": req["id"], "scheme": u.scheme, "username": u.username, "password": u.password,
-               "host": u.hostname, "port": u.port, "path": u.path, "query": u.query or None,
+               "host": host, "port": u.port, "path": u.path, "query": u.query or None,
                "fragment": u.fragment or None, "href": s}
     except ValidationError:
         ans = {"id": req["id"], "error": "ValidationError"}

@@ -335,6 +335,26 @@ def test_an_adapter_that_calls_home_has_no_network_and_diff_says_so(project, npm
     assert report_status == 0 and "sandbox: foreign adapters run without network" in report
 
 
+def test_hunt_takes_a_user_s_python_callable_at_a_release(project, pypi_folder):
+    """``urlwb hunt NAME@VERSION`` of a ``py:`` adapter of a pypi package: a Python target
+    guided by the release's own modules (its RECORD's top level), the fuzzing child given the
+    release's site-packages and the project folder first on its path and the adapter's flag."""
+    from urlwb.hunt import runners, targets
+    folder, _ = pypi_folder
+    (project / "planted_fn.py").write_text(
+        "import urlwb_planted_py as p\n"
+        "def parse(input, base=None):\n"
+        "    return {'scheme': input.split(':')[0], 'host': p.host(input), 'path': '/', 'href': input}\n",
+        encoding="utf-8")
+    config(project, {"planted-fn": {"command": "py:planted_fn:parse", "package": "pypi:urlwb-planted-py",
+                                    "registry": str(folder)}})
+    target = targets.resolve("planted-fn@2.0")
+    assert target.language == "python" and target.instrument == ("urlwb_planted_py", "planted_fn")
+    path = targets.python_path(target).split(os.pathsep)
+    assert (pathlib.Path(path[0]) / "urlwb_planted_py" / "__init__.py").is_file() and path[1] == str(project)
+    assert runners.runner_for(target).oracle_flags == ["planted-fn=py:planted_fn:parse"]
+
+
 def test_oracle_check_of_a_python_callable_is_a_one_line_verdict(capsys):
     status = cli.main(["oracle", "check", "py:os:getcwd"])
     out, err = capsys.readouterr()

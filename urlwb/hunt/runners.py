@@ -71,7 +71,8 @@ class Runner:
     """The common part: folders, the child, its progress; subclasses say how."""
 
     def __init__(self, target: Target, oracle_flags: list[str] | None = None):
-        self.target, self.oracle_flags = target, list(oracle_flags or [])
+        # a user's py: adapter at a release declares itself in the fuzzing child (Target.flags)
+        self.target, self.oracle_flags = target, list(oracle_flags or []) + list(getattr(target, "flags", ()))
         self.root = hunt_dir(target.name)
         self.seed_dir, self.work = self.root / "seed", self.root / "corpus"
         self.stats = Stats()

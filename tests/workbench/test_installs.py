@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import pathlib
 import shutil
 import socket
@@ -353,6 +354,32 @@ def test_hunt_takes_a_user_s_python_callable_at_a_release(project, pypi_folder):
     path = targets.python_path(target).split(os.pathsep)
     assert (pathlib.Path(path[0]) / "urlwb_planted_py" / "__init__.py").is_file() and path[1] == str(project)
     assert runners.runner_for(target).oracle_flags == ["planted-fn=py:planted_fn:parse"]
+
+
+@needs_node
+def test_ssrf_s_guided_pass_takes_a_user_s_npm_validator_at_a_release(project, npm_registry, tmp_path):
+    """urlwb ssrf's guided pass on a user's npm validator program at a release: urlwb.hunt.js_fuzz
+    guided by V8 coverage of its script and the release's NODE_PATH, the mutants it allows (with
+    a digit, or new coverage) sent on to the fetchers."""
+    import argparse
+
+    from urlwb.ssrf import command as ssrf_command
+    (project / "urlwb.toml").write_text(
+        f"[tool.urlwb.validators.planted-guard]\ncommand = \"node {ADAPTERS / 'npm_validator.js'}\"\n"
+        f"package = \"npm:urlwb-planted-host\"\nregistry = \"{npm_registry.url}\"\n", encoding="utf-8")
+    spec = installs.release(names.user_spec("planted-guard"), "2.0.0", log=lambda line: None)
+    lines: list[str] = []
+    args = argparse.Namespace(guided_seconds=3.0, seed=1)
+    got = ssrf_command._guided_js_user(args, argparse.Namespace(name="planted-guard@2.0.0", spec=spec),
+                                       ["http://a@b/", "http://127.0.0.1/"], tmp_path / "guided", lines)
+    assert len(lines) == 1 and "allowed inputs sent on" in lines[0], lines
+
+    def allows(text: str) -> bool:   # npm_validator.js on release 2.0.0's host (after the last '@')
+        authority = (text.split("//")[1] if "//" in text else "").split("/")[0]
+        return not re.match(r"(127|10)\.", authority[authority.rfind("@") + 1:])
+
+    assert got and all(allows(x) for x in got), got
+    assert any(x not in ("http://a@b/", "http://127.0.0.1/") for x in got)   # mutants, not the seeds
 
 
 def test_oracle_check_of_a_python_callable_is_a_one_line_verdict(capsys):

@@ -460,6 +460,11 @@ MEMORY_WORDS = re.compile(
     r"Cannot allocate memory|Allowed memory size of|Out of memory!", re.I)
 
 
+#: a write past RLIMIT_FSIZE where the runtime ignores SIGXFSZ (Python does, from its start):
+#: the write fails with EFBIG, and the runtime says so
+FILE_WORDS = re.compile(r"File too large|EFBIG")
+
+
 def cpu_seconds(pid: int) -> float | None:
     """CPU seconds (user + system) a process used, from ``/proc/PID/stat`` (proc(5)); readable
     until the process is reaped, as a zombie too."""
@@ -487,7 +492,7 @@ def explain(prepared: Prepared | None, status: int | None, stderr: list[str],
         return cpu_cap
     if status == -signal.SIGKILL and cpu is not None and cpu >= lim.cpu:
         return cpu_cap
-    if status == -signal.SIGXFSZ:
+    if status == -signal.SIGXFSZ or (status is not None and any(FILE_WORDS.search(line) for line in stderr)):
         return f"file-size cap {size(lim.file_size)} hit (RLIMIT_FSIZE)"
     if prepared.pids_max_hit():
         return f"process cap {lim.processes} hit (pids.max)"

@@ -5,7 +5,7 @@ process.stdout.write(JSON.stringify({hello: "urlwb-oracle/1", name: "parse-url-m
 rl.on("line", (line) => {
   const req = JSON.parse(line);
   let ans;
-  try { const u = parseUrl(req.input); ans = {id: req.id, scheme: u.protocol || null, username: null, password: null, host: u.resource || null, port: u.port ? String(u.port) : null, path: u.pathname || "", query: u.search || null, fragment: u.hash || null, href: u.href}; }
+  try { const u = parseUrl(req.input); ans = {id: req.id, scheme: u.protocol || null, username: null, password: null, host: u.resource || null, port: u.port ? Number(u.port) : null, path: u.pathname || "", query: u.search || null, fragment: u.hash || null, href: u.href}; }
   catch (e) { ans = {id: req.id, error: String(e.message || e).slice(0, 200)}; }
   process.stdout.write(JSON.stringify(ans) + "\n");
 });

@@ -123,3 +123,12 @@ def test_a_release_that_does_not_resolve_is_one_line(flag, message, tmp_path, mo
     with pytest.raises(UsageError, match=message):
         catalog.parse_flag(flag, progress=lambda s: None)
     assert not [p for p in tmp_path.rglob("*") if p.is_file()]
+
+
+def test_flags_replace_the_table(tmp_path):
+    """``--validator`` given: the table's entries do not run too (a table entry that names a
+    package runs only at a release, and would start with nothing on its path)."""
+    (tmp_path / "urlwb.toml").write_text(
+        f'[tool.urlwb.validators]\nmine = "py:planted:permissive"\nprog = "{sys.executable} {BROKEN}"\n')
+    assert [d.name for d in catalog.declared(["other=py:planted:permissive"], cwd=tmp_path)] == ["other"]
+    assert {d.name for d in catalog.declared([], cwd=tmp_path)} == {"mine", "prog"}

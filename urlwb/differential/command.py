@@ -25,7 +25,7 @@ from urlwb import oracles
 from urlwb.cliutil import add_oracle, add_out, add_parsers, add_seed
 from urlwb.differential import findings, generate
 from urlwb.findings.record import read_findings
-from urlwb.differential.report import summarize, summary_text, terminal_table, write_report
+from urlwb.differential.report import sandbox_line, summarize, summary_text, terminal_table, write_report
 from urlwb.differential.run import (collect_inputs, corpus_cases, decode_case, diff, encode_case,
                                 trouble_lines, working_cases)
 from urlwb import report_formats
@@ -105,6 +105,9 @@ def run(args) -> int:
             print(f"report: {p}")
     # --sarif/--junit from the records findings.jsonl holds (read back: judged once)
     report_formats.emit(args, lambda: read_findings(args.out or DEFAULT_OUT), "diff", args.out or DEFAULT_OUT)
+    confined = sandbox_line(result.parsers)
+    if confined:
+        print(confined)
     trouble = trouble_lines(result)
     for line in trouble:
         print(f"urlwb diff: {line}", file=sys.stderr)

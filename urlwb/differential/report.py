@@ -84,6 +84,14 @@ def terminal_table(res: DiffResult) -> str:
     return "\n".join(lines)
 
 
+def sandbox_line(parsers) -> str | None:
+    """How the foreign adapters among ``parsers`` (those run outside the process) ran: one line
+    (``urlwb.sandbox.describe``: without network, under which caps), None when there were none."""
+    from urlwb import sandbox
+    foreign = [n for n in parsers if n in oracles.REGISTRY and oracles.REGISTRY[n].spec is not None]
+    return f"sandbox: {sandbox.describe()} ({len(foreign)} here)" if foreign else None
+
+
 def versions_line(res: DiffResult) -> str:
     v = ", ".join(f"{n} {res.versions[n]}" for n in res.versions)
     s = "; ".join(f"{n}: {why}" for n, why in res.skipped.items())
@@ -393,6 +401,9 @@ def markdown(res: DiffResult, title: str = "Differential report", note: str = ""
     for name, h in s["host_oracles"].items():
         out.append(f"| {name} | host | {language(name)} | {res.versions.get(name, '?')} | | | | | | | | "
                    f"{h['disagreements']} of {h['compared']} questions | | |")
+    confined = sandbox_line(res.parsers)
+    if confined:
+        out += ["", confined]
     for name, p in s["parsers"].items():
         for line in p["incidents"]:
             out.append(f"\n**{name}** {line}")

@@ -124,6 +124,8 @@ def _against(target: targets.Target, ref: str | None) -> str | None:
             raise UsageError(f"--against compares a hunt of PARSER@OLD with a newer release; "
                              f"{target.name} is the shipped release (hunt {target.name}@VERSION)")
         return None
+    if ref is None and target.flags:
+        return None   # a user's py: adapter at a release: no shipped release to compare with
     if ref is None or ref == target.base:
         _require_oracle(target.base)
         return target.base
@@ -190,7 +192,7 @@ def hunt(args, target: targets.Target, runner: runners.Runner, seconds: float) -
         judge.judge([decode_text(b) for b in batch])
 
     print(f"urlwb hunt: fuzzing {target.name} for {seconds:.0f} s "
-          f"({target.language}, guided by {', '.join(target.instrument)})", file=sys.stderr, flush=True)
+          f"({target.language}, guided by {', '.join(target.instrument) or 'its folder and NODE_PATH'})", file=sys.stderr, flush=True)
     with progress.task(f"urlwb hunt {target.name}: seconds of fuzzing", total=int(seconds), beat=True,
                        timed=True) as said:
         stats = runners.hunt_loop(runner, seconds, on_batch if judge else None, every=args.every,
@@ -208,7 +210,7 @@ def hunt(args, target: targets.Target, runner: runners.Runner, seconds: float) -
     before = after = None
     if not args.no_reach:
         print("urlwb hunt: measuring reach", file=sys.stderr, flush=True)
-        before, after = _reach(target, runner, inputs, kept, args.oracle)
+        before, after = _reach(target, runner, inputs, kept, runner.oracle_flags)
     version = judge.version if judge and judge.version != "?" else getattr(args, "version", "?")
     findings = [] if judge is None else [
         {"signature": f.signature, "cls": f.cls, "cause": f.cause, "new": f.new, "count": f.count,

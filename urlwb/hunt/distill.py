@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import tempfile
 
-from urlwb import children, corpus_store
+from urlwb import children, corpus_store, sandbox
 from urlwb.hunt import seeds as seeding
 from urlwb.hunt.runners import JvmRunner, PythonRunner, Runner
 
@@ -67,7 +67,8 @@ def _merge(runner: Runner, previous: dict[str, bytes], kept: dict[str, bytes]) -
             cmd = [a for a in cmd if not a.startswith(("-max_total_time", "-dict", "-print_final"))
                    and a not in (str(runner.work), str(runner.seed_dir))]
             children.run(cmd + ["-merge=1", str(into), str(source)], env=env, cwd=cwd,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600,
+                         sandbox=sandbox.limits())
         return {p.name: p.read_bytes() for p in into.iterdir()
                 if p.is_file() and p.name not in runner._seed_names}
 

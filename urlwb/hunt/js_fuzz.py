@@ -142,7 +142,9 @@ class Oracle:
             return {}
 
     def ask(self, rid: int, text: str) -> tuple[str, int]:
-        """("ok", new block ranges), ("crash", 0) or ("hang", 0); restarted after the last two."""
+        """("ok", new block ranges), ("crash", 0) or ("hang", 0); restarted after the last two.
+        ``self.allowed``: the answer said ``"allow": true`` (a validator's)."""
+        self.allowed = False
         try:
             self.proc.stdin.write((json.dumps({"id": rid, "input": text, "base": None}) + "\n").encode())
             self.proc.stdin.flush()
@@ -156,6 +158,7 @@ class Oracle:
             return ("hang" if hung else "crash"), 0
         fresh = int(answer.get("_cov", 0) or 0)
         self.total += fresh
+        self.allowed = answer.get("allow") is True
         return "ok", fresh
 
     def restart(self) -> None:
@@ -182,6 +185,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--dict", default=None)
     ap.add_argument("--deadline", type=float, default=10.0)
+    ap.add_argument("--allowed", type=pathlib.Path, default=None,
+                    help="a validator's run (urlwb ssrf's guided pass): append {\"input\": ...} for each "
+                         "mutant it allows that showed a new block range or holds a digit (3,000 at most)")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
     tokens = read_dictionary(args.dict)
@@ -195,6 +201,8 @@ def main(argv: list[str] | None = None) -> int:
         if path.is_file() and not path.name.startswith("."):
             corpus.append(decode_text(path.read_bytes()))
     seen = set(corpus)
+    sent: set[str] = set()   # the allowed mutants written to --allowed
+    allowed = 0
 
     def keep(text: str, how: str) -> None:
         nonlocal kept
@@ -234,6 +242,12 @@ def main(argv: list[str] | None = None) -> int:
             text = mutate(rng, parent, corpus, tokens)
             how, fresh = oracle.ask(execs, text)
             execs += 1
+            if args.allowed is not None and oracle.allowed and allowed < 3000 and text not in sent and (
+                    fresh or any(c.isdigit() for c in text)):
+                sent.add(text)
+                allowed += 1
+                with open(args.allowed, "a", encoding="utf-8") as fh:
+                    fh.write(json.dumps({"input": text}, ensure_ascii=False) + "\n")
             if (fresh or how != "ok") and text not in seen:
                 seen.add(text)
                 corpus.append(text)

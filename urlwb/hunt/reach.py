@@ -16,7 +16,7 @@ import pathlib
 import sys
 import tempfile
 
-from urlwb import children
+from urlwb import children, sandbox
 from urlwb.fuzzing.minimize import fuzzer_env
 
 
@@ -31,7 +31,8 @@ def python_reach(parser: str, modules: list[str], inputs: list[str],
         listing.write_text(json.dumps({"parser": parser, "modules": modules, "inputs": inputs,
                                        "oracles": oracle_flags or []}), encoding="utf-8")
         proc = children.run([sys.executable, "-m", "urlwb.hunt.reach", str(listing)],
-                            capture_output=True, text=True, env=env or fuzzer_env(), timeout=timeout)
+                            capture_output=True, text=True, env=env or fuzzer_env(), timeout=timeout,
+                            sandbox=sandbox.limits())
         if proc.returncode:
             print(f"urlwb hunt: reach of {parser} failed: {proc.stderr.strip()[-300:]}", file=sys.stderr)
             return None

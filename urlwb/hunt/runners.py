@@ -32,7 +32,7 @@ import sys
 import threading
 import time
 
-from urlwb import children, corpus_store
+from urlwb import children, corpus_store, sandbox
 from urlwb.errors import UsageError
 from urlwb.fuzzing.fuzz import parse_status
 from urlwb.fuzzdata import encode_text
@@ -71,7 +71,8 @@ class Runner:
     """The common part: folders, the child, its progress; subclasses say how."""
 
     def __init__(self, target: Target, oracle_flags: list[str] | None = None):
-        self.target, self.oracle_flags = target, list(oracle_flags or [])
+        # a user's py: adapter at a release declares itself in the fuzzing child (Target.flags)
+        self.target, self.oracle_flags = target, list(oracle_flags or []) + list(getattr(target, "flags", ()))
         self.root = hunt_dir(target.name)
         self.seed_dir, self.work = self.root / "seed", self.root / "corpus"
         self.stats = Stats()
@@ -149,10 +150,12 @@ class Runner:
         return gone
 
     def start(self, seconds: float) -> subprocess.Popen:
+        """The fuzzer, confined as every foreign process is (:mod:`urlwb.sandbox`: no network,
+        memory, CPU, file-size and process caps): it runs the parser's code."""
         cmd, env, cwd = self.command(max(1, int(seconds)))
         self.stats.log = str(self.root / "fuzzer.log")
-        return children.popen(cmd, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True, errors="replace", env=env, cwd=cwd)
+        return children.popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              errors="replace", env=env, cwd=cwd, sandbox=sandbox.limits())
 
 
 class PythonRunner(Runner):
@@ -183,7 +186,7 @@ class PythonRunner(Runner):
         cmd = [sys.executable, str(HERE / "atheris_target.py"), "-merge=1",
                f"-max_len={seeding.MAX_LEN}", "-timeout=10", str(into), *map(str, sources)]
         children.run(cmd, env=self.env(), cwd=self.root, stdout=subprocess.DEVNULL,
-                     stderr=subprocess.DEVNULL, timeout=seconds)
+                     stderr=subprocess.DEVNULL, timeout=seconds, sandbox=sandbox.limits())
 
 
 class GoRunner(Runner):
@@ -214,6 +217,19 @@ class GoRunner(Runner):
             data = encode_text(text)
             (folder / corpus_store.sha1(data)).write_text(seeding.go_corpus_file(data), encoding="utf-8")
         self.work.mkdir(parents=True, exist_ok=True)
+
+    def start(self, seconds: float) -> subprocess.Popen:
+        """The module's dependencies fetched and compiled once, with the network (``go test -c``
+        runs no code of theirs: Go runs nothing at build time, no ``go generate``), so that
+        the confined ``go test -fuzz`` builds from the module cache with none."""
+        if not getattr(self, "_prebuilt", False):
+            proc = children.run(["go", "test", "-c", "-o", str(self.root / "prebuilt.test"), "."],
+                                env=self.env(), cwd=self.module, capture_output=True, text=True, timeout=600)
+            if proc.returncode:
+                raise UsageError(f"{self.target.name}: go test -c failed: "
+                                 f"{(proc.stderr.strip().splitlines() or ['?'])[-1][:200]}")
+            self._prebuilt = True
+        return super().start(seconds)
 
     def command(self, seconds):
         fn = self.target.harness
@@ -246,7 +262,8 @@ class GoRunner(Runner):
         env["URLWB_HUNT_INPUTS"] = str(listing)
         proc = children.run(["go", "test", "-count=1", "-run=^TestReach$", "-cover",
                              f"-coverpkg={','.join(self.target.instrument)}", "."],
-                            env=env, cwd=self.module, capture_output=True, text=True, timeout=seconds)
+                            env=env, cwd=self.module, capture_output=True, text=True, timeout=seconds,
+                            sandbox=sandbox.limits())
         m = re.search(r"coverage: ([\d.]+)% of statements", proc.stdout + proc.stderr)
         return float(m[1]) if m else None
 
@@ -374,9 +391,15 @@ class RustRunner(PythonRunner):
         print(f"urlwb hunt: building {self.target.harness} for {self.target.name} (cargo, once)",
               file=sys.stderr, flush=True)
         env = dict(os.environ, RUSTFLAGS=RUST_FLAGS)
-        proc = children.run(["cargo", "build", "--release", *(["--locked"] if self.locked else []),
-                             "--target", host, "--target-dir", str(self.TARGET_DIR)], cwd=self.CRATE, env=env,
-                            capture_output=True, text=True, timeout=1800)
+        locked = ["--locked"] if self.locked else []
+        # the crates fetched with the network (no build script runs), then built without it:
+        # every build.rs (libfuzzer-sys's compiles libFuzzer) and proc macro runs confined
+        proc = children.run(["cargo", "fetch", *locked], cwd=self.CRATE, env=env, capture_output=True,
+                            text=True, timeout=600)
+        if proc.returncode == 0:
+            proc = children.run(["cargo", "build", "--release", "--offline", *locked, "--target", host,
+                                 "--target-dir", str(self.TARGET_DIR)], cwd=self.CRATE, env=env,
+                                capture_output=True, text=True, timeout=1800, sandbox=sandbox.limits())
         if proc.returncode or not self.binary.exists():
             raise UsageError(f"{self.target.name}: cargo build failed: "
                              f"{(proc.stderr.strip().splitlines() or ['?'])[-1]}")
@@ -392,7 +415,7 @@ class RustRunner(PythonRunner):
         cmd = [str(self.binary), "-merge=1", f"-max_len={seeding.MAX_LEN}", "-timeout=10",
                str(into), *map(str, sources)]
         children.run(cmd, cwd=self.root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                     timeout=seconds)
+                     timeout=seconds, sandbox=sandbox.limits())
 
 
 _JS_STATUS = re.compile(r"^#(\d+)\t(INITED |DONE )?js cov: (\d+) kept: (\d+)")

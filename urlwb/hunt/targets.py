@@ -30,6 +30,10 @@ class Target:
     #: another released version (``PARSER@VERSION``): its build folder in the versions cache
     #: (urlwb.oracles.versions.builds), None for the shipped one
     build: pathlib.Path | None = None
+    #: a user's ``py:`` adapter at a release: the ``--oracle`` flag that declares it in the
+    #: fuzzing child, and the folders its module is imported from (the user's project)
+    flags: tuple[str, ...] = ()
+    path: tuple[str, ...] = ()
 
     @property
     def base(self) -> str:
@@ -135,12 +139,47 @@ def js_roots(target: Target) -> list[pathlib.Path]:
 def _versioned(ref: str, instrument: list[str] | None) -> Target:
     from urlwb.oracles.versions import builds, names
     parser, version = names.split(ref)
+    if parser not in oracles.REGISTRY and names.user_spec(parser) is not None:
+        # a user's adapter that names its package ([tool.urlwb.oracles]): that release installed,
+        # the adapter started with it; an npm one is guided by V8 coverage of its NODE_PATH too
+        mine = names.user_spec(parser)
+        name = names.register(ref)
+        entry = oracles.REGISTRY.get(name)
+        if entry is not None and _runs_on_node(entry.spec):
+            return Target(name, "js", tuple(instrument or ()))
+        if entry is not None and mine.callable and (mine.package or "").startswith("pypi:"):
+            # the fuzzing child runs the py: adapter in process with the release's site-packages
+            # first on its path; the judge asks NAME@VERSION (out of process, in the venv)
+            module = mine.callable.partition(":")[0]
+            return Target(name, "python", tuple(instrument or [*top_level(entry.spec.folder), module.split(".")[0]]),
+                          build=entry.spec.folder, flags=(f"{parser}=py:{mine.callable}",), path=(str(mine.cwd),))
+        raise UsageError(f"{ref}: a user's adapter at a release is hunted when node runs it (npm) or it is "
+                         "a py:package.module:function adapter of a pypi package")
     shipped = resolve(parser, instrument)   # the unknown and the unguidable say so first
     if shipped.language == "go":
         raise UsageError(f"{ref}: net/url ships with the Go toolchain, and this machine has one "
                          f"Go (go-net-url has no registry version)")
     name = names.register(ref)
     return dataclasses.replace(shipped, name=name, build=builds.build_dir(parser, version))
+
+
+def top_level(folder: pathlib.Path) -> list[str]:
+    """The importable top-level names a release installed in ``folder/venv`` (each
+    distribution's ``RECORD``: its first path parts that are a package or a module, not the
+    dist-info, scripts or ``..``), so that a hunt of a user's ``py:`` adapter is guided by the
+    package's own code."""
+    names: set[str] = set()
+    for record in sorted(folder.glob("venv/lib/python*/site-packages/*.dist-info/RECORD")):
+        for line in record.read_text(encoding="utf-8", errors="replace").splitlines():
+            first = line.split(",", 1)[0].split("/", 1)
+            top = first[0]
+            if top.endswith((".dist-info", ".data")) or top in ("..", "__pycache__") or not top:
+                continue
+            if len(first) == 2 or top.endswith(".py"):
+                name = top.removesuffix(".py")
+                if name.isidentifier():
+                    names.add(name)
+    return sorted(names)
 
 
 def python_path(target: Target) -> str | None:
@@ -152,7 +191,7 @@ def python_path(target: Target) -> str | None:
     found = sorted((target.build / "venv" / "lib").glob("python*/site-packages"))
     if not found:
         raise UsageError(f"{target.name}: its venv has no site-packages ({target.build / 'venv'})")
-    return str(found[0])
+    return os.pathsep.join([str(found[0]), *target.path])
 
 
 def child_env(target: Target, env: dict) -> dict:

@@ -9,12 +9,11 @@ import importlib.util
 import json
 import os
 import pathlib
-import subprocess
 import sys
 import tempfile
 import time
 
-from urlwb import children
+from urlwb import children, sandbox
 from urlwb.errors import UsageError
 from urlwb.reach.model import Function, Reach
 
@@ -53,8 +52,9 @@ def measure(name: str, language: str, modules: tuple[str, ...], items, flags: li
         # the caller's own import path, so that a py: oracle it can import, the child can too
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *(p or os.getcwd() for p in sys.path)])}
         env.pop("COVERAGE_PROCESS_START", None)
+        # the parser's code runs there: confined as every foreign process (urlwb.sandbox)
         proc = children.run([sys.executable, "-m", "urlwb.reach.pyrun", str(tmp / "request.json")],
-                            capture_output=True, text=True, timeout=timeout, env=env)
+                            capture_output=True, text=True, timeout=timeout, env=env, sandbox=sandbox.limits())
         if proc.returncode != 0:
             raise RuntimeError(f"{name}: the coverage run failed (exit {proc.returncode}): "
                                f"{(proc.stderr.strip().splitlines() or ['?'])[-1]}")

@@ -110,13 +110,14 @@ def config(cwd: pathlib.Path | None = None) -> list[Declared]:
 
 
 def declared(flags: list[str] | None, cwd: pathlib.Path | None = None, progress=print) -> list[Declared]:
-    """The flags' validators, then the table's not overridden; with neither, every shipped one."""
+    """The flags' validators; without flags, the table's (``--validator``'s default, as its help
+    says: a table entry that names a package runs only at a release, ``NAME@VERSION``, so adding
+    the table's entries to the flags' would start it with nothing on its path); with neither,
+    every shipped one."""
     flagged = [parse_flag(f, cwd, progress) for f in flags or []]
-    names = {d.name for d in flagged}
-    table = [d for d in config(cwd) if d.name not in names]
-    if not flagged and not table:
-        return [Declared(n, spec=s, base=n) for n, s in SHIPPED.items()]
-    return flagged + table
+    if flagged:
+        return flagged
+    return config(cwd) or [Declared(n, spec=s, base=n) for n, s in SHIPPED.items()]
 
 
 def start(entries: list[Declared]) -> tuple[dict[str, Validator], dict[str, str]]:

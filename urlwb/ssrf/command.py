@@ -300,7 +300,7 @@ def _guided(args, declared, validators, fetcher_oracles, seeds: list[str], lines
     ``guided.mjs`` for each npm one (:func:`_guided_js`), for ``--guided-seconds`` each; the
     inputs they report, to be asked of everyone."""
     here = [n for n, o in fetcher_oracles.items() if not getattr(o, "runs_apart", False)]
-    jobs, js = [], []
+    jobs, js, js_user = [], [], []
     for d in declared:
         if d.name not in validators:
             continue
@@ -310,10 +310,14 @@ def _guided(args, declared, validators, fetcher_oracles, seeds: list[str], lines
             jobs.append((d.name, d.base, {k: v for k, v in d.spec.env.items() if k == "URLWB_VALIDATOR_SITE"}))
         elif d.spec is not None and d.spec.command[:1] == ["node"] and d.spec.command[1].endswith("adapter.mjs"):
             js.append(d)
+        elif d.spec is not None and d.spec.command[:1] == ["node"]:
+            js_user.append(d)
     found: list[str] = []
     work = corpus_store.work_root() / "ssrf" / "guided"
     for d in js:
         found += _guided_js(args, d, seeds, work / d.name.replace("@", "-"), lines_out)
+    for d in js_user:
+        found += _guided_js_user(args, d, seeds, work / d.name.replace("@", "-"), lines_out)
     if not jobs or not here:
         return found
     for name, target, env in jobs:
@@ -361,6 +365,43 @@ def _seed_corpus(folder: pathlib.Path, seeds: list[str]) -> pathlib.Path:
         if not path.exists():
             path.write_bytes(data)
     return corpus
+
+
+def _guided_js_user(args, d, seeds: list[str], folder: pathlib.Path, lines_out: list[str]) -> list[str]:
+    """A user's npm validator (a program speaking the protocol, ``node SCRIPT``, at a release of
+    its package or not): ``urlwb.hunt.js_fuzz`` over it, guided by V8's block coverage of its
+    script's folder and its ``NODE_PATH`` (where the release is), confined as every foreign
+    process; the inputs it allows, to be asked of every fetcher."""
+    from urlwb import children, sandbox
+    spec = d.spec
+    cwd = pathlib.Path(spec.cwd or ".")
+    script = next((cwd / a for a in spec.command[1:] if not a.startswith("-") and (cwd / a).is_file()), None)
+    roots = [str((script.parent if script else cwd).resolve())]
+    roots += [p for p in (spec.env.get("NODE_PATH") or "").split(os.pathsep) if p]
+    corpus = _seed_corpus(folder, seeds)
+    out = folder / "allowed.jsonl"
+    out.write_text("", encoding="utf-8")
+    cmd = [sys.executable, "-m", "urlwb.hunt.js_fuzz", "--command", json.dumps(spec.command), "--cwd", str(cwd),
+           "--roots", os.pathsep.join(roots), "--work", str(folder / "work"), "--seeds", str(corpus),
+           "--artifacts", str(folder / "artifacts"), "--seconds", str(args.guided_seconds),
+           "--seed", str(getattr(args, "seed", 1) or 1), "--dict", str(DICTIONARY),
+           "--deadline", str(max(10.0, spec.deadline)), "--allowed", str(out)]
+    env = {**os.environ, **spec.env, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    print(f"guided: {d.name} under V8 block coverage for {args.guided_seconds:g} s (urlwb.hunt.js_fuzz)", flush=True)
+    try:
+        r = children.run(cmd, env=env, capture_output=True, text=True, timeout=args.guided_seconds + 120,
+                         sandbox=sandbox.limits())
+    except subprocess.TimeoutExpired:
+        r = None
+    last = [x for x in (r.stdout if r else "").splitlines() if x.startswith("#")][-1:]
+    inputs = [json.loads(x)["input"] for x in out.read_text(encoding="utf-8").splitlines() if x.strip()]
+    said = (f"{d.name}: {last[0].lstrip('#').replace(chr(9), ' ') if last else 'no progress line'}, "
+            f"{len(inputs)} allowed inputs sent on (V8 block coverage, urlwb.hunt.js_fuzz)"
+            if r is not None and r.returncode == 0 else
+            f"{d.name}: the guided run failed ({'did not end' if r is None else f'status {r.returncode}'})")
+    lines_out.append(said)
+    print("  " + said, flush=True)
+    return inputs
 
 
 def _guided_js(args, d, seeds: list[str], folder: pathlib.Path, lines_out: list[str]) -> list[str]:

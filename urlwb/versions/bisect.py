@@ -6,6 +6,9 @@
 The versions are the registry's own list (:mod:`urlwb.oracles.versions.registries`), oldest first,
 pre-releases left out unless ``--pre``. Each version asked is built in the cache
 (:mod:`urlwb.oracles.versions.builds`) and asked through the oracle protocol, like any oracle.
+PARSER may be a user's adapter that names its package (``package = "npm:parse-url"`` in its
+``[tool.urlwb.oracles]`` table, ``registry = ...`` for a registry of its own): the releases are
+that registry's, and each is installed in the cache (:mod:`urlwb.oracles.versions.installs`).
 
 How every change is found: the oldest and the newest version are asked, and the oldest and newest
 release of every maintenance line (the same first two numbers: 5.3.x, 6.0.x), where a fix backported to an
@@ -38,7 +41,7 @@ from urlwb import oracles, progress
 from urlwb.cliutil import add_out, count_flag, short
 from urlwb.errors import UsageError
 from urlwb.htmlpage import code_cell
-from urlwb.oracles.versions import builds, names, registries
+from urlwb.oracles.versions import builds, installs, names, registries
 from urlwb.versions import findings
 
 DEFAULT_OUT = pathlib.Path("reports") / "bisect"
@@ -49,7 +52,8 @@ QUESTIONS = ("to-ascii", "ip", "public-suffix", "registrable-domain")
 def add_arguments(p) -> None:
     p.add_argument("parser", metavar="PARSER", help="a shipped parser with registry versions "
                    "(url-parse, whatwg-url, yarl, rfc3986, urllib3, hyperlink, ada_url, idna, okhttp, "
-                   "spring-uricomponents, apache-httpclient5, guava-idn, rust-url, rust-idna, go-idna, ...)")
+                   "spring-uricomponents, apache-httpclient5, guava-idn, rust-url, rust-idna, go-idna, ...), "
+                   "or a user's adapter that names its package (package = \"npm:NAME\", pypi:, maven:)")
     p.add_argument("input", metavar="INPUT", help="the input (a URL; a domain for host oracles)")
     p.add_argument("--base", default=None, help="base URL of INPUT")
     p.add_argument("--oldest", metavar="V", help="the oldest version to ask (a released version)")
@@ -65,6 +69,7 @@ def add_arguments(p) -> None:
                    help="host oracles: the question (default to-ascii, else the oracle's first)")
     add_out(p, f"the report folder (default {DEFAULT_OUT})", None)
     p.add_argument("--rebuild", action="store_true", help="build again even where the cache has a build")
+    installs.add_flag(p)   # a user's package's releases: installs run no package code without it
     p.epilog = ("How every change is found: the oldest and newest versions are asked, and the oldest and "
                 "newest release of every maintenance line (5.3.x, 6.0.x, ...: a fix backported to an older line "
                 "shows there; --no-lines leaves them out); an interval whose "
@@ -107,8 +112,10 @@ def _record_key(r) -> tuple:
 class Asker:
     """Builds a version, starts its oracle, asks it the one question, closes it."""
 
-    def __init__(self, pkg, input: str, base: str | None, question: str | None, rebuild: bool, log):
+    def __init__(self, pkg, input: str, base: str | None, question: str | None, rebuild: bool, log,
+                 user: bool = False):
         self.pkg, self.input, self.base, self.rebuild, self.log = pkg, input, base, rebuild, log
+        self.user = user   # a user's adapter: each release installed (names.register), not built
         self.question = question
         self.standard = self._standard()
 
@@ -136,6 +143,12 @@ class Asker:
             return None
 
     def ask(self, version: str) -> Asked:
+        if self.user:
+            try:
+                name = names.register(f"{self.pkg.parser}@{version}", log=self.log)
+            except UsageError as exc:
+                return Asked(version, skipped=str(exc).split(": ", 1)[-1])
+            return self._ask_url(version, name)
         try:
             spec = builds.build(self.pkg, version, rebuild=self.rebuild, log=self.log)
         except builds.BuildError as exc:
@@ -290,17 +303,20 @@ def ranges(versions: list[str], got: dict[int, Asked]) -> list[Range]:
 
 def run(args) -> int:
     t0 = time.monotonic()
+    installs.from_args(args)
     parser, version = names.split(args.parser)
     if version is not None:
         raise UsageError(f"{args.parser}: bisect takes a parser without a version (--oldest/--newest bound it)")
-    pkg = names.package(parser)
+    mine = names.user_spec(parser)
+    pkg, source = (user_package(mine), mine.registry) if mine is not None else (names.package(parser), None)
     count_flag("--step", args.step, least=0)
     if pkg.kind == "url" and args.question:
         raise UsageError("--question is for host oracles")
     listed = _listing_package(pkg)
-    print(f"urlwb bisect: listing {pkg.registry} versions of {listed}", file=sys.stderr, flush=True)
-    versions = registries.released(pkg.registry, listed, pre=args.pre)
-    every = registries.released(pkg.registry, listed, pre=True)
+    print(f"urlwb bisect: listing {pkg.registry} versions of {listed}"
+          + (f" from {source}" if source else ""), file=sys.stderr, flush=True)
+    every = registries.released(pkg.registry, listed, pre=True, source=source)
+    versions = registries.ordered(pkg.registry, every, pre=args.pre)
     versions = _bounded(pkg, versions, every, args.oldest, args.newest)
     if not versions:
         raise UsageError(f"{parser}: no released version between the bounds")
@@ -310,7 +326,7 @@ def run(args) -> int:
     def log(line):
         print(line, file=sys.stderr, flush=True)
 
-    asker = Asker(pkg, args.input, args.base, args.question, args.rebuild, log)
+    asker = Asker(pkg, args.input, args.base, args.question, args.rebuild, log, user=mine is not None)
 
     def ask(v):
         said.note = f"{len(got_so_far)} asked of {len(versions)} releases, now {v}"
@@ -346,6 +362,23 @@ def run(args) -> int:
         print(f"urlwb bisect: no version of {parser} could be asked (each skipped, above)", file=sys.stderr)
         return 1
     return 0
+
+
+def user_package(spec):
+    """The registry package of a user's adapter (``package = "npm:NAME"`` of its table), as
+    bisect walks it; one line when it names none, or is not a parser."""
+    from urlwb.oracles.versions.catalog import Package
+    if not spec.package:
+        raise UsageError(f"{spec.name}: a user's adapter with no package: package = \"npm:NAME\" (pypi:, maven:) "
+                         "in its table gives it releases")
+    registry, name = installs.split_package(spec.package)
+    if registry not in installs.INSTALLED:
+        raise UsageError(f"{spec.name}: {registry} packages are built by the adapter's own project, not "
+                         f"installed by the workbench (npm, pypi and maven are)")
+    if spec.kind != "url":
+        raise UsageError(f"{spec.name}: bisect asks parsers; a validator's releases are asked by "
+                         f"urlwb ssrf --validator {spec.name}@VERSION")
+    return Package(spec.name, registry, name, "url")
 
 
 def _listing_package(pkg) -> str:

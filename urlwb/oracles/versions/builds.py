@@ -40,7 +40,7 @@ import subprocess
 import sys
 import time
 
-from urlwb import children, progress
+from urlwb import children, progress, sandbox
 from urlwb.errors import UsageError
 from urlwb.oracles import HOST_SPECS, REGISTRY, VALIDATOR_SPECS, manifests
 from urlwb.oracles.versions import installs
@@ -182,15 +182,20 @@ def _log(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
-def _run(cmd: list[str], d: pathlib.Path, registry: str, env: dict | None = None, refusal: str | None = None) -> str:
+def _run(cmd: list[str], d: pathlib.Path, registry: str, env: dict | None = None, refusal: str | None = None,
+         confined: bool = False) -> str:
     """Run one build step in ``d``, its output appended to ``build.log``; BuildError with the
     reason when it fails or takes longer than the registry's time-out (a pip install refused for
-    want of a wheel, ``refusal`` naming it: :func:`.installs.sdist_refusal`'s line)."""
+    want of a wheel, ``refusal`` naming it: :func:`.installs.sdist_refusal`'s line). ``confined``:
+    a step that runs the release's code (cargo's ``build.rs``), started as a foreign adapter is
+    (:mod:`urlwb.sandbox`: no network, the caps)."""
     full_env = {**os.environ, **(env or {})}
     try:
         with progress.heartbeat(f"building {d.parent.name}/{d.name}: {' '.join(cmd)[:100]}", after=2):
+            # a confined step runs the release's code (a build script): no network, the caps
             r = children.run(cmd, cwd=d, env=full_env, capture_output=True, text=True,
-                             timeout=TIMEOUTS[registry], stdin=subprocess.DEVNULL)
+                             timeout=TIMEOUTS[registry], stdin=subprocess.DEVNULL,
+                             **({"sandbox": sandbox.limits()} if confined else {}))
     except subprocess.TimeoutExpired:
         raise BuildError(f"`{' '.join(cmd)}` did not finish in {TIMEOUTS[registry]} s") from None
     except OSError as exc:
@@ -270,7 +275,11 @@ def _crates(pkg: Package, version: str, d: pathlib.Path) -> dict:
     target.mkdir(parents=True, exist_ok=True)
     with open(cache_root() / ".cargo.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)   # the shared target folder's binary is copied out under it
-        _run(["cargo", "build", "--release", "--quiet", "--target-dir", str(target)], d, "crates")
+        # the crates are fetched with the network (no build script runs then), and built without
+        # it: each crate's build.rs (and proc macros) run in the build, confined
+        _run(["cargo", "fetch", "--quiet"], d, "crates")
+        _run(["cargo", "build", "--release", "--quiet", "--offline", "--target-dir", str(target)], d, "crates",
+             confined=True)
         shutil.copy2(target / "release" / "urlwb-rust", d / "urlwb-rust")
     return {"command": ["./urlwb-rust", pkg.parser]}
 

@@ -213,16 +213,56 @@ def crates_index_path(name: str) -> str:
     return f"{n[:2]}/{n[2:4]}/{n}"
 
 
-def fetch(registry: str, package: str) -> list[str]:
-    """Every released version of ``package`` as the registry lists it (unordered, unfiltered)."""
+def parse_pypi_files(names, package: str) -> list[str]:
+    """The versions in a PyPI index's file names (a ``--find-links`` folder, a simple-API page):
+    ``NAME-VERSION-....whl`` and ``NAME-VERSION.tar.gz`` (``.zip``) of ``package``, names
+    compared as PEP 503 normalizes them."""
+    def norm(n: str) -> str:
+        return re.sub(r"[-_.]+", "-", n).lower()
+
+    out = []
+    for f in names:
+        m = (re.match(r"([^-]+)-([^-]+)-.*\.whl\Z", f) or re.match(r"(.+)-([^-]+)\.(?:tar\.gz|zip)\Z", f))
+        if m and norm(m[1]) == norm(package):
+            out.append(m[2])
+    return out
+
+
+def _source_url(source: str) -> str:
+    """A registry given as a folder or a URL, as a URL (``file://`` for a folder)."""
+    if re.match(r"[A-Za-z][A-Za-z0-9+.-]*://", source):
+        return source.rstrip("/")
+    import pathlib
+    return pathlib.Path(source).resolve().as_uri()
+
+
+def fetch(registry: str, package: str, source: str | None = None) -> list[str]:
+    """Every released version of ``package`` as the registry lists it (unordered, unfiltered);
+    ``source``: a user's package's own registry (``registry = ...`` of its table: an npm registry
+    URL, a PyPI index URL or folder of files, a Maven repository URL or folder)."""
     if registry == "npm":
-        return parse_npm(_run(["npm", "view", package, "versions", "--json"], "npm"))
+        from urlwb.oracles.versions.installs import npm_home_flags
+        where = ["--registry", source] if source else []
+        return parse_npm(_run(["npm", "view", *npm_home_flags(), *where, package, "versions", "--json"], "npm"))
     if registry == "pypi":
+        if source:
+            url = _source_url(source)
+            if url.startswith("file://"):
+                import pathlib
+                import urllib.parse
+                folder = pathlib.Path(urllib.parse.unquote(url[len("file://"):]))
+                if not folder.is_dir():
+                    raise RegistryError(f"{source}: not a folder of PyPI files")
+                return parse_pypi_files([f.name for f in folder.iterdir()], package)
+            page = _get(f"{url}/{re.sub(r'[-_.]+', '-', package).lower()}/", "the PyPI index")
+            return parse_pypi_files([h.rsplit("/", 1)[-1].split("#")[0]
+                                     for h in re.findall(r'href="([^"]+)"', page)], package)
         return parse_pypi(_get(f"https://pypi.org/pypi/{package}/json", "PyPI"))
     if registry == "maven":
         group, artifact = package.split(":")
-        return parse_maven(_get(f"https://repo1.maven.org/maven2/{group.replace('.', '/')}/{artifact}/"
-                                f"maven-metadata.xml", "Maven Central"))
+        base = _source_url(source) if source else "https://repo1.maven.org/maven2"
+        return parse_maven(_get(f"{base}/{group.replace('.', '/')}/{artifact}/maven-metadata.xml",
+                                "the Maven repository" if source else "Maven Central"))
     if registry == "crates":
         return parse_crates(_get(f"https://index.crates.io/{crates_index_path(package)}", "crates.io"))
     if registry == "go":
@@ -230,6 +270,6 @@ def fetch(registry: str, package: str) -> list[str]:
     raise ValueError(registry)
 
 
-def released(registry: str, package: str, pre: bool = False) -> list[str]:
+def released(registry: str, package: str, pre: bool = False, source: str | None = None) -> list[str]:
     """The released versions, oldest first (pre-releases only with ``pre``)."""
-    return ordered(registry, fetch(registry, package), pre)
+    return ordered(registry, fetch(registry, package, source), pre)

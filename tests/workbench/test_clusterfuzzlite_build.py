@@ -70,6 +70,7 @@ def _build_and_run(tmp_path, fuzzers: str, seconds: int):
     return out, results
 
 
+@pytest.mark.slow   # 50-90 s on two shared cores: more than the suite's budget allows one check
 def test_one_target_built_by_pyinstaller_runs(tmp_path):
     out, results = _build_and_run(tmp_path, "fuzzers/fuzz_ipv4.py", 3)
     run = results["fuzz_ipv4"]

@@ -198,7 +198,7 @@ def test_urlwb_growth_writes_both(tmp_path, corpus, sarif_validator, junit_schem
     corpus += ["quad"]
     log, xml = run_both(tmp_path, capsys, ["growth", "--oracle", "quad=py:planted_growth:quadratic_at",
                                            "--parsers", "quad", "--shapes", "userinfo @",
-                                           "--lengths", "1000,10000", "--runs", "1"], 1)
+                                           "--lengths", "1000,10000", "--runs", "3"], 1)   # best of 3: one run at the short length can be a scheduling outlier on a loaded machine
     (result,) = log["runs"][0]["results"]
     assert (result["ruleId"], result["level"]) == ("superlinear", "error")
     rec = result["properties"]["finding"]

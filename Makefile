@@ -33,7 +33,7 @@ tools:
 node:
 	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 && [ -f $(NODE_DIR)/package-lock.json ]; then \
 		if [ ! -d $(NODE_DIR)/node_modules ] || [ $(NODE_DIR)/package-lock.json -nt $(NODE_DIR)/node_modules ]; then \
-			(cd $(NODE_DIR) && npm ci --silent --no-audit --no-fund) && touch $(NODE_DIR)/node_modules \
+			(cd $(NODE_DIR) && npm ci --ignore-scripts --silent --no-audit --no-fund) && touch $(NODE_DIR)/node_modules \
 				|| echo "make: node oracles unavailable (npm ci failed); their tests and columns are skipped"; \
 		fi; \
 	else echo "make: node oracles skipped (node/npm not found or no lockfile)"; fi

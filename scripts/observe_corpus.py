@@ -71,14 +71,12 @@ def main(argv=None) -> int:
         print(f"skipped {n}: {why}")
     if a.out:
         findings.write_observed(pathlib.Path(a.out), obs)
+    hosts = None
     if not a.no_hosts:
         hosts, why = validator_hosts(items)
         for name, reason in why.items():
             print(f"skipped {name} (a validator's parser): {reason}")
-        for _, meta in items:
-            if meta["validator"] in hosts:
-                meta["validator_host"] = hosts[meta["validator"]].get(meta["input"])
-    tally = corpus.apply(items, obs, regress.observed_verdict, write=not a.dry_run)
+    tally = corpus.apply(items, obs, regress.observed_verdict, write=not a.dry_run, hosts=hosts)
     print(f"{len(inputs)} witnesses through {len(obs.clients)} clients ({', '.join(obs.clients)}); "
           f"{'sealed' if obs.sealed else 'NOT sealed'}")
     print(", ".join(f"{k}: {v}" for k, v in tally.items()))

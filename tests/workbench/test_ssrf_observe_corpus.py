@@ -64,7 +64,10 @@ def test_the_misclassification_rule_without_clients():
     pair = [{"validator": "v", "client": "c", "reached": "127.0.0.1:80"}]
     assert judge.judge_validator("v", "http://127.1/", True, pairs=pair, contract=PLANTED,
                                  own_host="127.0.0.1")["kind"] == "bug"
-    # another host read by the validator, or an address class its documentation does not name
+    # another host read by the validator (a name; another address than the client reached), or an
+    # address class its documentation does not name
+    assert judge.judge_validator("v", "http://127.0.0.1/", True, contract=PLANTED, own_host="127.0.0.1",
+                                 pairs=[{"validator": "v", "client": "c", "reached": "10.0.0.1:80"}])["kind"] == "hazard"
     assert judge.judge_validator("v", "http://127.1/", True, pairs=pair, contract=PLANTED,
                                  own_host="safe.example")["kind"] == "hazard"
     assert judge.judge_validator("v", "http://10.0.0.1/", True, contract=PLANTED, own_host="10.0.0.1",

@@ -64,7 +64,7 @@ class Contract:
     #: validators: the URL parser of urlwb.oracles.REGISTRY whose host the validator classifies
     reads: str | None = None
     #: validators: {"categories": [...], "url", "says"}: the addresses its documentation says it
-    #: rejects (loopback, private, link-local, unspecified), the line quoted
+    #: rejects (loopback, private, private-ipv4 (RFC 1918 only), link-local, unspecified), the line quoted
     rejects: dict | None = None
     #: "shipped" (contracts.toml), "config" (the user's keys) or "default" (declared nowhere)
     origin: str = "shipped"
@@ -101,7 +101,7 @@ class Entry:
 
 
 #: the address classes a validator's ``rejects`` may name
-REJECTS = ("loopback", "private", "link-local", "unspecified")
+REJECTS = ("loopback", "private", "private-ipv4", "link-local", "unspecified")
 
 
 def _rejects(where: str, value) -> dict | None:

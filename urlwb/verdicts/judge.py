@@ -402,7 +402,8 @@ _KERNEL = {ipaddress.ip_address("0.0.0.0"): ipaddress.ip_address("127.0.0.1"),
 
 
 def address_class(addr) -> str | None:
-    """loopback, private, link-local or unspecified (contracts.REJECTS), or None."""
+    """loopback, private, link-local or unspecified (contracts.REJECTS), or None (an IPv4
+    private address is ``private``; see :func:`documented`)."""
     addr = getattr(addr, "ipv4_mapped", None) or addr
     if addr.is_unspecified:
         return "unspecified"
@@ -445,7 +446,9 @@ def misclassified(own_host: str | None, rejects: dict | None, pairs: list[dict])
     if addr is None or not rejects:
         return None
     cls = address_class(addr)
-    if cls is None or cls not in rejects["categories"]:
+    v4 = getattr(addr, "ipv4_mapped", None) or addr
+    if cls is None or not (cls in rejects["categories"] or
+                           (cls == "private" and v4.version == 4 and "private-ipv4" in rejects["categories"])):
         return None
     same = {addr, _KERNEL.get(addr, addr), getattr(addr, "ipv4_mapped", None) or addr}
     for p in pairs:

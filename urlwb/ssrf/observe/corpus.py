@@ -99,12 +99,15 @@ def tally_of(pairs: list[dict]) -> str:
     return "model-only"
 
 
-def rewrite(meta: dict, obs: Observed, verdict_of) -> dict:
+def rewrite(meta: dict, obs: Observed, verdict_of, hosts: dict | None = None) -> dict:
     """The sidecar ``meta`` with its observed pairs, ``client`` (the first client seen to reach a
-    denied destination, else the first the model named) and the verdict ``verdict_of(meta,
+    denied destination, else the first the model named), ``validator_host`` (from ``hosts``:
+    validator -> witness -> the host its own parser reads) and the verdict ``verdict_of(meta,
     pairs)`` gives."""
     pairs = pairs_of(meta, obs)
     new = dict(meta)
+    if hosts is not None and meta["validator"] in hosts:
+        new["validator_host"] = hosts[meta["validator"]].get(meta["input"])
     biting = [p["client"] for p in pairs if p.get("category") or (p.get("redirect") or {}).get("category")]
     if biting or pairs:
         new["client"] = (biting or [p["client"] for p in pairs])[0]
@@ -128,13 +131,14 @@ def witnesses(items: list[tuple[pathlib.Path, dict]]) -> list[str]:
     return list(dict.fromkeys(m["input"] for _, m in items))
 
 
-def apply(items: list[tuple[pathlib.Path, dict]], obs: Observed, verdict_of, write: bool = True) -> dict:
+def apply(items: list[tuple[pathlib.Path, dict]], obs: Observed, verdict_of, write: bool = True,
+          hosts: dict | None = None) -> dict:
     """Rewrite every sidecar of ``items`` (atomically, only when it changes); a tally:
     ``reached``, ``model-only`` (records), ``changed``, and per-witness counts."""
     tally = {"reached": 0, "model-only": 0, "changed": 0, "records": len(items)}
     by_witness: dict[str, set] = {}
     for path, meta in items:
-        new = rewrite(meta, obs, verdict_of)
+        new = rewrite(meta, obs, verdict_of, hosts)
         record.check(new)
         tally[new["observed"]] += 1
         tally.setdefault("kind:" + new["verdict"]["kind"], 0)

@@ -96,16 +96,16 @@ def test_observed_pairs_model_only_and_verdicts(tmp_path, monkeypatch):
     for meta in read.values():
         record.check(meta)
     b = read[bug]
-    assert b["observed"] == "reached" and b["verdict"]["kind"] == "bug"
+    assert b["observation"] == "reached" and b["verdict"]["kind"] == "bug"
     assert b["verdict"]["cause"] == "misclassified-address"
     assert {(p["client"], p["reached"], p["modelled"]) for p in b["verdict"]["pairs"]} == {
         ("planted-honest", "127.0.0.1:80", "127.0.0.1"), ("planted-lying", "127.0.0.1:80", "127.0.0.1")}
     h = read[hazard]
-    assert h["observed"] == "reached" and h["verdict"]["kind"] == "hazard" and h["client"] == "planted-lying"
+    assert h["observation"] == "reached" and h["verdict"]["kind"] == "hazard" and h["client"] == "planted-lying"
     assert [(p["client"], p["reached"], p["category"], p["modelled"]) for p in h["verdict"]["pairs"]] == [
         ("planted-lying", "10.0.0.1:80", "private", None)]
     m = read[lie]
-    assert m["observed"] == "model-only" and m["verdict"]["kind"] == "hazard"
+    assert m["observation"] == "model-only" and m["verdict"]["kind"] == "hazard"
     assert all(p["reached"] is None and p["error"] and p["modelled"] == "127.0.0.1" for p in m["verdict"]["pairs"])
     # idempotent: a second run changes nothing
     again = corpus.apply(corpus.sidecars(tmp_path), obs, _verdict)

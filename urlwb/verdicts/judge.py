@@ -487,8 +487,8 @@ def judge_validator(validator: str, input: str, accepted: bool, *, host_private:
     if hit is not None:
         cls, pair, how = hit
         return make_verdict("bug", spec, f"{validator}'s own documentation ({c.rejects['url']}): "
-                            f"{c.rejects['says']}"[:500], cause or "misclassified-address",
-                            upstream=upstream.find(validator, input, cause or "misclassified-address"),
+                            f"{c.rejects['says']}"[:500], "misclassified-address",
+                            upstream=upstream.find(validator, input, "misclassified-address"),
                             reason=f"{validator} reads the host of {input!r} as {own_host} (by {c.reads}), "
                                    f"a {cls} address its documentation says it rejects, and allows it; "
                                    f"{pair['client']} was observed to connect to {pair.get('reached') if how == 'directly' else pair['redirect']['reached']} {how}",

@@ -19,7 +19,7 @@ client where it bites or where the model said it would:
 
 A pair is kept when the client reached a denied destination (directly or after the redirect) or
 the model claimed it would. The sidecar's ``fetchers`` (the model's destinations for every parser,
-clients or not) stays as it was. ``observed`` tallies the record: ``"reached"`` (a client was seen
+clients or not) stays as it was. ``observation`` tallies the record: ``"reached"`` (a client was seen
 to reach a denied destination), ``"model-only"`` (only the model claimed one).
 """
 
@@ -111,7 +111,9 @@ def rewrite(meta: dict, obs: Observed, verdict_of, hosts: dict | None = None) ->
     biting = [p["client"] for p in pairs if p.get("category") or (p.get("redirect") or {}).get("category")]
     if biting or pairs:
         new["client"] = (biting or [p["client"] for p in pairs])[0]
-    new["observed"] = tally_of(pairs)
+    if isinstance(new.get("observed"), str):   # this field's first name (the live records' "observed" is their pairs)
+        del new["observed"]
+    new["observation"] = tally_of(pairs)
     old = meta.get("verdict") if isinstance(meta.get("verdict"), dict) else {}
     v = verdict_of(new, pairs)
     if old.get("reason") and v.get("reason") != old.get("reason") and "Reviewed before:" in old["reason"]:
@@ -140,10 +142,10 @@ def apply(items: list[tuple[pathlib.Path, dict]], obs: Observed, verdict_of, wri
     for path, meta in items:
         new = rewrite(meta, obs, verdict_of, hosts)
         record.check(new)
-        tally[new["observed"]] += 1
+        tally[new["observation"]] += 1
         tally.setdefault("kind:" + new["verdict"]["kind"], 0)
         tally["kind:" + new["verdict"]["kind"]] += 1
-        by_witness.setdefault(new["input"], set()).add(new["observed"])
+        by_witness.setdefault(new["input"], set()).add(new["observation"])
         if new != meta:
             tally["changed"] += 1
             if write:

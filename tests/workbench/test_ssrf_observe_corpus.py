@@ -13,7 +13,10 @@ Each check with what it kills:
 - a planted validator whose documentation says it rejects loopback and that allows
   ``http://127.1/``, read by its own parser as 127.0.0.1, which a client reached: a bug; one
   that reads another host (``safe.example``) than where the client went (10.0.0.1): a hazard;
-- a second run changes nothing; every record fits finding-v1.
+- a second run changes nothing; every record fits finding-v1;
+- ``urlwb ssrf --inputs`` judges the same way: private-ip allowing ``http://[::ffff:a00:1]/``,
+  which node-fetch takes to 10.0.0.1, is a bug (with the validator's own host not passed to the
+  judge, planted in run.py, it failed).
 """
 
 from __future__ import annotations
@@ -111,3 +114,24 @@ def test_observed_pairs_model_only_and_verdicts(tmp_path, monkeypatch):
     again = corpus.apply(corpus.sidecars(tmp_path), obs, _verdict)
     assert again["changed"] == 0
     assert {p: json.loads(corpus_store.sidecar_path(p).read_text()) for p in (bug, hazard, lie)} == read
+
+
+@pytest.mark.skipif(WHY is not None, reason=f"no network namespace here: {WHY}")
+def test_urlwb_ssrf_inputs_judges_a_misclassified_address(tmp_path, capsys):
+    """The live path: private-ip (documented: "Check if IP address is private") allows
+    ``http://[::ffff:a00:1]/``, which its own parser (node's URL) reads as that address, the
+    IPv4-mapped 10.0.0.1, and node-fetch connects to 10.0.0.1: a bug. ``http://0x7f.1/`` (node
+    reads 127.0.0.1, which private-ip denies) gives no finding."""
+    from urlwb import cli
+    listing = tmp_path / "inputs.txt"
+    listing.write_text("http://[::ffff:a00:1]/\nhttp://0x7f.1/\n", encoding="utf-8")
+    code = cli.main(["ssrf", "--inputs", str(listing), "--oracle", "private-ip", "--clients", "node-fetch",
+                     "--out", str(tmp_path / "out")])
+    out = capsys.readouterr().out
+    assert code == 0, out[-2000:]
+    recs = [json.loads(x) for x in (tmp_path / "out" / "findings.jsonl").read_text(encoding="utf-8").splitlines()]
+    ssrf = {r["input"]: r for r in recs if r["rule"] == "ssrf"}
+    assert set(ssrf) == {"http://[::ffff:a00:1]/"}
+    v = ssrf["http://[::ffff:a00:1]/"]["verdict"]
+    assert v["kind"] == "bug" and v["cause"] == "misclassified-address", v
+    assert "private-ip" in v["spec"]["clause"] and "Check if IP address is private" in v["spec"]["clause"]

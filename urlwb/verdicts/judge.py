@@ -458,6 +458,20 @@ def misclassified(own_host: str | None, rejects: dict | None, pairs: list[dict])
     return None
 
 
+def _hazard_reason(validator: str, input: str, own_host: str | None, c: contracts.Contract, pairs: list[dict]) -> str:
+    """Why a validator's allowing is a hazard: a client reads the host otherwise, or (its own
+    reading an address a client reached) the address is of a class its documentation does not
+    name among those it rejects."""
+    addr = _address(own_host)
+    if addr is not None and c.rejects:
+        same = {addr, _KERNEL.get(addr, addr), getattr(addr, "ipv4_mapped", None) or addr}
+        if any(got in same for p in pairs for _, got in _reached(p)):
+            return (f"{validator} reads the host of {input!r} as {own_host}, which a client reached; its documentation "
+                    f"names {', '.join(c.rejects['categories'])} among what it rejects, not this "
+                    f"({address_class(addr) or 'no such class'})")
+    return f"{validator} follows its contract; a client reads the host of {input!r} otherwise"
+
+
 def judge_validator(validator: str, input: str, accepted: bool, *, host_private: bool | None = None,
                     pairs: list[dict] | None = None, contract: contracts.Contract | None = None,
                     cause: str | None = None, own_host: str | None = None) -> dict | None:
@@ -499,5 +513,5 @@ def judge_validator(validator: str, input: str, accepted: bool, *, host_private:
                             reason=f"{validator} accepts {input!r} although its own reading of the host is private")
     return make_verdict("hazard", spec, f"{validator}'s own contract: {c.says}"[:500],
                         cause or "host-differential", upstream=upstream.find(validator, input, cause),
-                        reason=f"{validator} follows its contract; a client reads the host of {input!r} otherwise",
+                        reason=_hazard_reason(validator, input, own_host, c, pairs or []),
                         pairs=pairs if pairs is not None else [])

@@ -46,14 +46,18 @@ def kept_reason(judged: str | None, old: str | None) -> str | None:
 
 def judge_ssrf(write: bool) -> collections.Counter:
     """Every ssrf sidecar judged by its validator's contract (urlwb.verdicts.judge.judge_validator:
-    no oracle is asked, the sidecar holds the witness and each client's destination)."""
+    no oracle is asked, the sidecar holds the witness, each client's observed pairs once
+    scripts/observe_corpus.py ran, else the model's destinations, and the validator's own host)."""
     tally = collections.Counter()
     for f in sorted(glob.glob(str(ROOT / "corpus" / "ssrf" / "regress" / "*.json"))):
         meta = json.loads(pathlib.Path(f).read_text(encoding="utf-8"))
         validator = meta["validator"]
-        pairs = [{"validator": validator, "client": c, "reached": (d or {}).get("destination")}
-                 for c, d in sorted((meta.get("fetchers") or {}).items())]
-        v = judge_validator(validator, meta["input"], True, pairs=pairs,
+        if "observed" in meta:   # pairs observed through the real clients (scripts/observe_corpus.py): kept
+            pairs = (meta.get("verdict") or {}).get("pairs") or []
+        else:
+            pairs = [{"validator": validator, "client": c, "reached": (d or {}).get("destination")}
+                     for c, d in sorted((meta.get("fetchers") or {}).items())]
+        v = judge_validator(validator, meta["input"], True, pairs=pairs, own_host=meta.get("validator_host"),
                             contract=contracts.contract(validator, "validator", role="validator"))
         tally[v["kind"]] += 1
         if write:

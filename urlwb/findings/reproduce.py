@@ -223,9 +223,19 @@ TEMPLATES: dict[str, Template] = {
                            _PY, needs="pip install validators"),
     "ip": Template("JavaScript", "repro.js", "const ip = require(\"ip\");\nconst host = new URL({input}).hostname.replace(/^\\[|\\]$/g, \"\");\n"
                    "console.log(host, \"isPrivate:\", ip.isPrivate(host));\n", _JS, needs="npm install ip"),
-    "private-ip": Template("JavaScript", "repro.js", "const isPrivateIp = require(\"private-ip\");\n"
+    "private-ip": Template("JavaScript", "repro.js", "// private-ip 3 is an ES module: imported\n"
                            "const host = new URL({input}).hostname.replace(/^\\[|\\]$/g, \"\");\n"
-                           "console.log(host, \"private:\", isPrivateIp(host));\n", _JS, needs="npm install private-ip"),
+                           "import(\"private-ip\").then(({{ default: isPrivateIp }}) => console.log(host, \"private:\", isPrivateIp(host)));\n", _JS, needs="npm install private-ip"),
+    "ip-url-parse": Template("JavaScript", "repro.js", "const ip = require(\"ip\");\n"
+                             "const host = require(\"url\").parse({input}).hostname.replace(/^\\[|\\]$/g, \"\");\n"
+                             "console.log(host, \"isPrivate:\", ip.isPrivate(host));\n", _JS, needs="npm install ip"),
+    "private-ip-url-parse": Template("JavaScript", "repro.js", "// private-ip 3 is an ES module: imported\n"
+                                     "const host = require(\"url\").parse({input}).hostname.replace(/^\\[|\\]$/g, \"\");\n"
+                                     "import(\"private-ip\").then(({{ default: isPrivateIp }}) => console.log(host, \"private:\", isPrivateIp(host)));\n", _JS, needs="npm install private-ip"),
+    "is-localhost-ip": Template("JavaScript", "repro.js", "const isLocalhost = require(\"is-localhost-ip\");\n"
+                                "const host = new URL({input}).hostname.replace(/^\\[|\\]$/g, \"\");\n"
+                                "isLocalhost(host).then((local) => console.log(host, \"isLocalhost:\", local));\n",
+                                _JS, needs="npm install is-localhost-ip"),
 }
 
 #: Node's URLSearchParams (urlencoded findings of the node oracle: the form parser)

@@ -27,7 +27,7 @@ SPECS = ("whatwg-url", "rfc3986", "rfc3987", "rfc2396", "own")
 ROLES = ("parser", "host", "validator")
 _SECTIONS = {"parsers": "parser", "hosts": "host", "validators": "validator"}
 _KEYS = {"spec", "docs", "says", "source", "package", "no_registry", "oracle_class", "client",
-         "deprecated", "deviations", "checks"}
+         "deprecated", "deviations", "checks", "reads", "rejects"}
 REGISTRIES = ("npm", "pypi", "maven", "crates", "go")
 CLIENTS = ("go", "java", "whatwg", "getaddrinfo")
 
@@ -61,6 +61,11 @@ class Contract:
     deprecated: dict | None = None
     #: validators: "url-syntax" (it claims to validate a URL) or "host-address"
     checks: str | None = None
+    #: validators: the URL parser of urlwb.oracles.REGISTRY whose host the validator classifies
+    reads: str | None = None
+    #: validators: {"categories": [...], "url", "says"}: the addresses its documentation says it
+    #: rejects (loopback, private, private-ipv4 (RFC 1918 only), link-local, unspecified), the line quoted
+    rejects: dict | None = None
     #: "shipped" (contracts.toml), "config" (the user's keys) or "default" (declared nowhere)
     origin: str = "shipped"
 
@@ -95,6 +100,19 @@ class Entry:
     client: str | None
 
 
+#: the address classes a validator's ``rejects`` may name
+REJECTS = ("loopback", "private", "private-ipv4", "link-local", "unspecified")
+
+
+def _rejects(where: str, value) -> dict | None:
+    if value is None:
+        return None
+    cats = value.get("categories") if isinstance(value, dict) else None
+    if not cats or any(c not in REJECTS for c in cats) or not value.get("says") or not value.get("url"):
+        raise ContractError(f"{where}: rejects must be {{categories = [{', '.join(REJECTS)}...], url, says}}")
+    return {"categories": list(cats), "url": value["url"], "says": value["says"]}
+
+
 def _row(section: str, name: str, table: dict) -> Entry:
     where = f"{DATA.name}: [{section}.{name}]"
     unknown = set(table) - _KEYS
@@ -118,7 +136,7 @@ def _row(section: str, name: str, table: dict) -> Entry:
                        for d in table.get("deviations", []))
     contract = Contract(name, _SECTIONS[section], spec, table.get("docs"), table.get("says", ""),
                         table.get("source", ""), deviations, table.get("deprecated"),
-                        table.get("checks"))
+                        table.get("checks"), table.get("reads"), _rejects(where, table.get("rejects")))
     return Entry(contract, package, table.get("no_registry"), table.get("oracle_class"), client)
 
 

@@ -61,13 +61,19 @@ def record(validator: str, base: str | None, version: str, witness: str, fetcher
     return meta
 
 
-def verdict_of(validator: str, witness: str, pairs: list[dict]) -> dict:
+def verdict_of(validator: str, witness: str, pairs: list[dict], own_host: str | None = None) -> dict:
     """The verdict of ``validator`` allowing ``witness`` by its contract (issue 25), with the
-    validator -> client ``pairs`` where it bites."""
-    return judge_validator(validator, witness, True, pairs=pairs,
+    validator -> client ``pairs`` where it bites; ``own_host``: the host as the validator's own
+    parser reads it (see urlwb.verdicts.judge.misclassified)."""
+    return judge_validator(validator, witness, True, pairs=pairs, own_host=own_host,
                            contract=contracts.contract(validator, "validator", role="validator"))
 
 
 def entries() -> list[tuple[pathlib.Path, dict]]:
     """Every filed bypass and its sidecar (validated by corpus_store)."""
     return [(e.path, e.sidecar) for e in corpus_store.iter_regress(TARGET) if e.sidecar]
+
+
+def observed_verdict(meta: dict, pairs: list[dict]) -> dict:
+    """The verdict of a filed bypass ``meta`` once its pairs are observed (:mod:`urlwb.ssrf.observe.corpus`)."""
+    return verdict_of(meta["validator"], meta["input"], pairs, meta.get("validator_host"))

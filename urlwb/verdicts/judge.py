@@ -394,13 +394,94 @@ def judge(parser: str, input: str, base: str | None, parser_record: Record | Non
                 dev.url if dev else None)
 
 
+#: the private-use networks a validator's documentation may name (RFC 1918, RFC 4193)
+_PRIVATE = [ipaddress.ip_network(n) for n in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7")]
+#: where connect() takes the unspecified address on Linux (observed: urlwb.ssrf.observe.model)
+_KERNEL = {ipaddress.ip_address("0.0.0.0"): ipaddress.ip_address("127.0.0.1"),
+           ipaddress.ip_address("::"): ipaddress.ip_address("::1")}
+
+
+def address_class(addr) -> str | None:
+    """loopback, private, link-local or unspecified (contracts.REJECTS), or None (an IPv4
+    private address is ``private``; see :func:`documented`)."""
+    addr = getattr(addr, "ipv4_mapped", None) or addr
+    if addr.is_unspecified:
+        return "unspecified"
+    if addr.is_loopback:
+        return "loopback"
+    if addr.is_link_local:
+        return "link-local"
+    if any(addr in n for n in _PRIVATE if n.version == addr.version):
+        return "private"
+    return None
+
+
+def _address(text: str | None):
+    if not text:
+        return None
+    try:
+        return ipaddress.ip_address(text.strip("[]").split("%")[0])
+    except ValueError:
+        return None
+
+
+def _reached(pair: dict) -> list[tuple[str, object]]:
+    """(how, address) of every connection a pair says its client made (direct, after a redirect)."""
+    out = []
+    for how, where in (("directly", pair.get("reached")), ("after a redirect", (pair.get("redirect") or {}).get("reached"))):
+        if where:
+            addr = _address(where.rsplit(":", 1)[0])
+            if addr is not None:
+                out.append((how, addr))
+    return out
+
+
+def misclassified(own_host: str | None, rejects: dict | None, pairs: list[dict]) -> tuple[str, dict, str] | None:
+    """Where a validator misclassified an address it read itself: its own reading ``own_host``
+    is an IP address of a class its documentation says it rejects (``rejects``), and a client
+    was observed to connect to that very address (the unspecified address: to where connect()
+    takes it). (class, the pair, how), or None: a host the validator read otherwise than the
+    client (a name, another address) is a parser differential, not this."""
+    addr = _address(own_host)
+    if addr is None or not rejects:
+        return None
+    cls = address_class(addr)
+    v4 = getattr(addr, "ipv4_mapped", None) or addr
+    if cls is None or not (cls in rejects["categories"] or
+                           (cls == "private" and v4.version == 4 and "private-ipv4" in rejects["categories"])):
+        return None
+    same = {addr, _KERNEL.get(addr, addr), getattr(addr, "ipv4_mapped", None) or addr}
+    for p in pairs:
+        for how, got in _reached(p):
+            if got in same:
+                return cls, p, how
+    return None
+
+
+def _hazard_reason(validator: str, input: str, own_host: str | None, c: contracts.Contract, pairs: list[dict]) -> str:
+    """Why a validator's allowing is a hazard: a client reads the host otherwise, or (its own
+    reading an address a client reached) the address is of a class its documentation does not
+    name among those it rejects."""
+    addr = _address(own_host)
+    if addr is not None and c.rejects:
+        same = {addr, _KERNEL.get(addr, addr), getattr(addr, "ipv4_mapped", None) or addr}
+        if any(got in same for p in pairs for _, got in _reached(p)):
+            return (f"{validator} reads the host of {input!r} as {own_host}, which a client reached; its documentation "
+                    f"names {', '.join(c.rejects['categories'])} among what it rejects, not this "
+                    f"({address_class(addr) or 'no such class'})")
+    return f"{validator} follows its contract; a client reads the host of {input!r} otherwise"
+
+
 def judge_validator(validator: str, input: str, accepted: bool, *, host_private: bool | None = None,
                     pairs: list[dict] | None = None, contract: contracts.Contract | None = None,
-                    cause: str | None = None) -> dict | None:
+                    cause: str | None = None, own_host: str | None = None) -> dict | None:
     """The verdict on validator ``validator`` accepting (``accepted``) ``input``; None when it
     rejected it (a validator that rejects breaks no contract here). ``host_private``: its own
     reading of the host is a private, loopback or link-local address; ``pairs``: the validator ->
-    client pairs where it bites, each with what the client reached."""
+    client pairs where it bites, each with what the client reached; ``own_host``: the host as the
+    validator's own parser (its contract's ``reads``) reads it: an address of a class its
+    documentation says it rejects (``rejects``), which a client was observed to reach, is a bug
+    (:func:`misclassified`)."""
     if not accepted:
         return None
     c = contract or contracts.contract(validator, "validator", role="validator")
@@ -416,11 +497,21 @@ def judge_validator(validator: str, input: str, accepted: bool, *, host_private:
                        f"URI reference of {RFC_NAMES[spec]} (the grammar stops at {checked.where(input)})")
     if host_private is None and pairs is None:
         return None
+    hit = misclassified(own_host, c.rejects, pairs or [])
+    if hit is not None:
+        cls, pair, how = hit
+        return make_verdict("bug", spec, f"{validator}'s own documentation ({c.rejects['url']}): "
+                            f"{c.rejects['says']}"[:500], "misclassified-address",
+                            upstream=upstream.find(validator, input, "misclassified-address"),
+                            reason=f"{validator} reads the host of {input!r} as {own_host} (by {c.reads}), "
+                                   f"a {cls} address its documentation says it rejects, and allows it; "
+                                   f"{pair['client']} was observed to connect to {pair.get('reached') if how == 'directly' else pair['redirect']['reached']} {how}",
+                            pairs=pairs)
     if host_private:
         return make_verdict("bug", spec, f"{validator}'s own contract: {c.says}"[:500],
                             cause or "accepts-private", upstream=upstream.find(validator, input, cause),
                             reason=f"{validator} accepts {input!r} although its own reading of the host is private")
     return make_verdict("hazard", spec, f"{validator}'s own contract: {c.says}"[:500],
                         cause or "host-differential", upstream=upstream.find(validator, input, cause),
-                        reason=f"{validator} follows its contract; a client reads the host of {input!r} otherwise",
+                        reason=_hazard_reason(validator, input, own_host, c, pairs or []),
                         pairs=pairs if pairs is not None else [])

@@ -52,9 +52,13 @@ def _sig(*parts: str) -> str:
 
 
 def ssrf_findings(obs: Observed, allowed: dict[str, dict[str, bool]], pol: Policy,
-                  versions: dict[str, str], policy_flags: str = "") -> list[dict]:
+                  versions: dict[str, str], policy_flags: str = "",
+                  own_hosts: dict[str, dict[str, str | None]] | None = None) -> list[dict]:
     """``allowed``: validator -> input -> it allowed it (True only for an ``allow: true``);
-    ``policy_flags``: the run's ``--deny``/``--allow``, for the command that reproduces each."""
+    ``policy_flags``: the run's ``--deny``/``--allow``, for the command that reproduces each;
+    ``own_hosts``: validator -> input -> the host its own parser (its contract's ``reads``) read,
+    where the run asked that parser (a bug when it misclassified an address it read itself:
+    :func:`urlwb.verdicts.judge.misclassified`)."""
     out = []
     by_input: dict[str, list] = {}
     for s in obs.seen:
@@ -68,7 +72,8 @@ def ssrf_findings(obs: Observed, allowed: dict[str, dict[str, bool]], pol: Polic
                 continue
             pairs = [{"validator": v, "client": c, "reached": f.reached, "via": via, "host": f.host,
                       "category": cat} for c, via, f, cat in hits]
-            verdict = judge.judge_validator(v, s, True, pairs=pairs, cause="observed-connection")
+            own = (own_hosts or {}).get(v, {}).get(s)
+            verdict = judge.judge_validator(v, s, True, pairs=pairs, own_host=own, cause="observed-connection")
             clients = sorted({p["client"] for p in pairs})
             where = sorted({f"{p['reached']} ({p['category']})" for p in pairs})
             out.append(record.make_finding(

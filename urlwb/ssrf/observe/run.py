@@ -19,6 +19,7 @@ import shlex
 from urlwb import corpus_store
 from urlwb.errors import UsageError
 from urlwb.findings import record
+from urlwb.oracles import contracts
 from urlwb.ssrf.observe import clients, findings, model, observe, report
 
 NONE = "none"
@@ -72,7 +73,13 @@ def observe_and_record(inputs: list[str], names: list[str] | None, asker, pol, o
     by_client = {c: {s.input: s.direct.address for s in obs.seen if s.client == c} for c in obs.clients}
     pairs = model.compare(by_client, asker.dests)
     allowed = {v: {s: asker.allows(v, s) for s in inputs} for v in asker.validators}
-    found = findings.ssrf_findings(obs, allowed, pol, versions, policy_flags) + findings.client_findings(obs)
+    own_hosts = {}
+    for v in asker.validators:
+        reads = contracts.contract(v, "validator", role="validator").reads
+        if reads in asker.dests:
+            own_hosts[v] = {s: d.host for s, d in asker.dests[reads].items()}
+    found = (findings.ssrf_findings(obs, allowed, pol, versions, policy_flags, own_hosts)
+             + findings.client_findings(obs))
     found = list({f["signature"]: f for f in reversed(found)}.values())[::-1]  # the first of each signature
     findings.write_observed(out, obs)
     corpus_store.atomic_write(out / "agreement.jsonl", "".join(

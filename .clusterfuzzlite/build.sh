@@ -17,7 +17,12 @@ for fuzzer in ${URLWB_FUZZERS:-fuzzers/fuzz_*.py}; do
   # The engine reads its tables (encodings, UTS #46, the public suffix list) from engine/data.
   # The reference encoder (properties/reference_encoding.py) reads the vendored Encoding
   # Standard indexes from tests/data/encoding.
+  # The in-process oracles are imported by name (urlwb.oracles.REGISTRY, importlib), which
+  # PyInstaller's analysis cannot see: named here (fuzz_differential failed without them:
+  # "engine skipped: not installed (No module named 'urlwb.oracles.whatwg')"), nor ada_url's
+  # cffi backend (imported by its compiled module).
   compile_python_fuzzer "$fuzzer" \
+    --hidden-import urlwb.oracles.whatwg --hidden-import urlwb.oracles.other --hidden-import _cffi_backend \
     --add-data "engine/data:engine/data" \
     --add-data "tests/data/encoding:tests/data/encoding"
   for extra in "fuzzers/$name.dict" "fuzzers/$name.options"; do

@@ -1,0 +1,175 @@
+"""No long command is silent for more than ten seconds (issue 30), held at run time.
+
+Each long command is run in this process (``urlwb.cli.main``, or the campaign's round functions)
+on a planted slow part: a parser or validator that sleeps :data:`SLEEP` seconds a call
+(``tests/workbench/planted_slow.py``), a bisect whose builds take a second, a hunt whose fuzzing
+runs its few seconds. Time is scaled down: ``progress.EVERY`` is :data:`EVERY` (0.3 s, not 8 s),
+and stderr notes the time of each write. The longest gap between two writes to stderr while the
+command works (from its first line to its last) must stay under :data:`BOUND`: EVERY, plus a tick
+of the heartbeat (at most EVERY), plus slack for this shared machine. Each test also checks that
+the planted part made the command long (several times the bound), so that a silent stretch would
+show; ``test_a_silent_command_fails_the_check`` plants one (the command's progress replaced by a
+no-op) and shows the check catches it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import io
+import sys
+import time
+
+import pytest
+
+from urlwb import cli, oracles, progress
+
+#: progress.EVERY while a test runs, seconds (8 s in use)
+EVERY = 0.3
+#: the longest silence allowed: EVERY, a heartbeat's tick (min(1 s, EVERY)), and 0.9 s of slack
+BOUND = EVERY + EVERY + 0.9
+#: seconds each call of the planted slow parser / validator sleeps
+SLEEP = "0.15"
+
+
+class _Timed(io.StringIO):
+    """stderr that notes when each write came."""
+
+    def __init__(self):
+        super().__init__()
+        self.times: list[float] = []
+
+    def write(self, s):
+        if s.strip():
+            self.times.append(time.monotonic())
+        return super().write(s)
+
+    def isatty(self):
+        return False
+
+
+@dataclasses.dataclass
+class Heard:
+    silence: float   # the longest gap between two lines on stderr, seconds
+    took: float      # from the first line to the last, seconds
+    said: str        # what stderr got
+    result: object   # what the work returned
+
+
+def _heard(monkeypatch, work) -> Heard:
+    """Run ``work()`` with progress.EVERY scaled down and stderr timed."""
+    monkeypatch.setattr(progress, "EVERY", EVERY)
+    monkeypatch.setenv("PLANTED_SLOW_SECONDS", SLEEP)
+    err = _Timed()
+    monkeypatch.setattr(sys, "stderr", err)
+    t0 = time.monotonic()
+    result = work()
+    t1 = time.monotonic()
+    times = err.times
+    if len(times) < 2:   # said (next to) nothing: silent all along
+        return Heard(t1 - t0, t1 - t0, err.getvalue(), result)
+    gaps = [b - a for a, b in zip(times, times[1:])]
+    return Heard(max(gaps), times[-1] - times[0], err.getvalue(), result)
+
+
+def _main(*argv):
+    return lambda: cli.main([str(a) for a in argv])
+
+
+@pytest.fixture
+def registered():
+    """Oracles the test registers (``--oracle``) are taken out again."""
+    before = set(oracles.REGISTRY)
+    yield
+    for name in set(oracles.REGISTRY) - before:
+        oracles.REGISTRY.pop(name, None)
+
+
+def _held(h: Heard, longer_than: float) -> None:
+    assert h.took > longer_than, (h.took, h.said[-2000:])   # the planted part made it long
+    assert h.silence < BOUND, (h.silence, h.said[-3000:])
+
+
+# -- the commands -----------------------------------------------------------------------------------
+
+def _growth(tmp_path):
+    return _main("growth", "--parsers", "slow", "--oracle", "slow=py:planted_slow:parse",
+                 "--shapes", "path slashes,userinfo @,host dots", "--lengths", "100,200", "--no-file", "--out", tmp_path / "out")
+
+
+def test_growth(tmp_path, monkeypatch, registered):
+    h = _heard(monkeypatch, _growth(tmp_path))
+    assert h.result in (0, 1), h.said
+    _held(h, 2.0)
+
+
+def _ssrf_hunt(tmp_path):
+    return _main("ssrf", "--oracle", "mine=py:planted_slow:permissive", "--parsers", "engine",
+                 "--clients", "none", "--minutes", "0.04", "--batch", "5", "--guided-seconds", "0",
+                 "--no-file", "--out", tmp_path / "out")
+
+
+def test_ssrf_hunt(tmp_path, monkeypatch, registered):
+    from urlwb.ssrf import command
+    monkeypatch.setattr(command, "MINIMIZE_SECONDS", 1.5)
+    monkeypatch.setenv("URLWB_CORPUS", str(tmp_path / "corpus"))
+    h = _heard(monkeypatch, _ssrf_hunt(tmp_path))
+    assert h.result in (0, 1), h.said
+    _held(h, 2.0)
+
+
+def test_ssrf_inputs(tmp_path, monkeypatch, registered):
+    listing = tmp_path / "inputs.txt"
+    listing.write_text("".join(f"http://h{i}.example/\n" for i in range(14)) + "http://127.0.0.1/\n", "utf-8")
+    monkeypatch.setenv("URLWB_CORPUS", str(tmp_path / "corpus"))
+    h = _heard(monkeypatch, _main("ssrf", "--inputs", listing, "--oracle", "mine=py:planted_slow:permissive",
+                                  "--parsers", "engine", "--clients", "none", "--out", tmp_path / "out"))
+    assert h.result in (0, 1), h.said
+    _held(h, 2.0)
+
+
+def _bisect(tmp_path, monkeypatch):
+    """bisect with its registry and builds planted (as test_findings_everywhere's): two releases,
+    each build a second long."""
+    from urlwb.oracles import manifests
+    from urlwb.oracles.versions import builds, names, registries
+    monkeypatch.setattr(registries, "released", lambda registry, package, pre=False, source=None: ["1.0.0", "2.0.0"])
+
+    def build(pkg, version, rebuild=False, log=None):
+        time.sleep(1.2)
+        fn = "misreads_host" if version == "1.0.0" else "standard"
+        spec = manifests.user_spec("planted", f"py:planted_findings:{fn}", "flag")
+        return dataclasses.replace(spec, name=f"whatwg-url@{version}")
+
+    def add(spec):
+        oracles.REGISTRY[spec.name] = oracles.Entry(spec.name, "whatwg", "Python", "urlwb.oracles.protocol",
+                                                    "CallableOracle", spec)
+    monkeypatch.setattr(builds, "build", build)
+    monkeypatch.setattr(names, "add", add)
+    return _main("bisect", "whatwg-url", "http://a~q.example/", "--out", tmp_path)
+
+
+def test_bisect(tmp_path, monkeypatch, registered):
+    h = _heard(monkeypatch, _bisect(tmp_path, monkeypatch))
+    assert h.result == 0, h.said
+    _held(h, 2.0)
+
+
+def _hunt(tmp_path, monkeypatch):
+    monkeypatch.setenv("URLWB_WORKDIR", str(tmp_path / "work"))
+    monkeypatch.setenv("URLWB_CORPUS", str(tmp_path / "corpus"))
+    return _main("hunt", "planted", "--oracle", "planted=py:planted_parser:parse", "--minutes", "0.05",
+                 "--generate", "10", "--no-judge", "--no-distill", "--no-reach", "--out", tmp_path / "out")
+
+
+def test_hunt(tmp_path, monkeypatch, registered):
+    h = _heard(monkeypatch, _hunt(tmp_path, monkeypatch))
+    assert h.result in (0, 1), h.said
+    _held(h, 2.0)
+
+
+def test_reach(tmp_path, monkeypatch, registered):
+    h = _heard(monkeypatch, _main("reach", "slow", "--oracle", "slow=py:planted_slow:parse", "--generate", "15",
+                                  "--out", tmp_path / "out"))
+    assert h.result == 0, h.said
+    _held(h, 1.8)

@@ -173,3 +173,66 @@ def test_reach(tmp_path, monkeypatch, registered):
                                   "--out", tmp_path / "out"))
     assert h.result == 0, h.said
     _held(h, 1.8)
+
+
+# -- the campaign's rounds ----------------------------------------------------------------------------
+# Under --schedule gain the differential and long-input rounds run on a thread beside the fuzzing,
+# outside guarded()'s heartbeat: each must speak on its own.
+
+def test_campaign_differential_round(tmp_path, monkeypatch, registered):
+    from urlwb.differential import command, generate
+    oracles.configure(["slow=py:planted_slow:parse"], config=False)
+    monkeypatch.setattr(command, "_all_names", lambda: ["engine", "slow"])
+    monkeypatch.setattr(generate, "wpt_cases", lambda: [(f"http://w{i}.example/", None) for i in range(6)])
+    monkeypatch.setattr(command, "corpus_cases", lambda target: [])
+    monkeypatch.setattr(command, "working_cases", lambda target: [])
+    h = _heard(monkeypatch, lambda: command.campaign_round(tmp_path, 1.0, seed=0, floor=8))
+    assert h.result["summary"], h.said
+    _held(h, 2.0)
+
+
+def test_campaign_growth_round(tmp_path, monkeypatch, registered):
+    from urlwb.growth import command
+    oracles.configure(["slow=py:planted_slow:parse"], config=False)
+    monkeypatch.setattr(command, "CAMPAIGN_SHARE", 0.5)
+    h = _heard(monkeypatch, lambda: command.growth_round(tmp_path, 2.5, names=["slow"], seed=0,
+                                                         lengths=(100, 200)))
+    assert h.result["summary"], h.said
+    _held(h, 2.0)
+
+
+def test_a_round_under_guarded_speaks(monkeypatch):
+    """The other rounds (triage, coverage, findings.jsonl) speak through guarded()'s heartbeat."""
+    from urlwb.campaign.run import guarded
+    errors: list[dict] = []
+    h = _heard(monkeypatch, lambda: (print("round begins", file=sys.stderr),
+                                     guarded(errors, "coverage before", lambda: time.sleep(2.2) or 1, 0),
+                                     print("round ends", file=sys.stderr))[1])
+    assert h.result == 1 and errors == []
+    _held(h, 2.0)
+
+
+# -- the check itself ---------------------------------------------------------------------------------
+
+class _Mute:
+    """progress.task and heartbeat as a no-op: a command whose progress was taken out."""
+    note, done, total = "", 0, None
+
+    def advance(self, *a, **k):
+        pass
+
+    def tick(self):
+        pass
+
+
+def test_a_silent_command_fails_the_check(tmp_path, monkeypatch, registered):
+    """The same reach as test_reach, its progress planted silent: the check finds the silence."""
+    from urlwb.reach import command
+    mute = contextlib.contextmanager(lambda *a, **k: (yield _Mute()))
+    monkeypatch.setattr(command.progress, "task", mute)
+    h = _heard(monkeypatch, lambda: (print("reach begins", file=sys.stderr),
+                                     _main("reach", "slow", "--oracle", "slow=py:planted_slow:parse",
+                                           "--generate", "15", "--out", tmp_path / "out")(),
+                                     print("reach ends", file=sys.stderr))[1])
+    assert h.result == 0, h.said
+    assert h.silence >= BOUND, (h.silence, h.said)

@@ -158,7 +158,10 @@ def _inputs_run(args, pol, user_inputs, client_names, validators, fetcher_oracle
     asker = hunt.Asker(validators, fetcher_oracles)
     print(f"{len(user_inputs):,} inputs from {args.inputs} ({len(validators)} validators x "
           f"{len(fetcher_oracles)} modelled fetchers)", flush=True)
-    res = hunt.hunt(asker, pol, user_inputs, float("inf"), 0, batch=args.batch)
+    # every input judged (no time bound): a line every few seconds while a batch is asked
+    with progress.task(f"urlwb ssrf: judging {len(user_inputs):,} inputs", beat=True) as said:
+        res = hunt.hunt(asker, pol, user_inputs, float("inf"), 0, batch=args.batch,
+                        progress=lambda line: (print(line, flush=True), said.advance(0, note=line.strip())))
     run_cells = {}
     for (v, f), c in res.cells.items():
         w = min(c.witnesses.values(), key=lambda s: (len(s), s))

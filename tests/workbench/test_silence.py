@@ -127,7 +127,7 @@ def test_ssrf_hunt(tmp_path, monkeypatch, registered):
 
 def test_ssrf_inputs(tmp_path, monkeypatch, registered):
     listing = tmp_path / "inputs.txt"
-    listing.write_text("".join(f"http://h{i}.example/\n" for i in range(7)) + "http://127.0.0.1/\n", "utf-8")
+    listing.write_text("".join(f"http://h{i}.example/\n" for i in range(5)) + "http://127.0.0.1/\n", "utf-8")
     monkeypatch.setenv("URLWB_CORPUS", str(tmp_path / "corpus"))
     h = _heard(monkeypatch, _main("ssrf", "--inputs", listing, "--oracle", "mine=py:planted_slow:permissive",
                                   "--parsers", "engine", "--clients", "none", "--out", tmp_path / "out"))
@@ -181,7 +181,7 @@ def test_hunt(tmp_path, monkeypatch, registered):
 
 
 def test_reach(tmp_path, monkeypatch, registered):
-    h = _heard(monkeypatch, _main("reach", "--parsers", "slow", "--oracle", "slow=py:planted_slow:parse", "--generate", "12",
+    h = _heard(monkeypatch, _main("reach", "--parsers", "slow", "--oracle", "slow=py:planted_slow:parse", "--generate", "10",
                                   "--out", tmp_path / "out"))
     assert h.result == 0, h.said
     _held(h)
@@ -198,7 +198,8 @@ def test_campaign_differential_round(tmp_path, monkeypatch, registered):
     monkeypatch.setattr(generate, "wpt_cases", lambda: [(f"http://w{i}.example/", None) for i in range(2)])
     monkeypatch.setattr(command, "corpus_cases", lambda target: [])
     monkeypatch.setattr(command, "working_cases", lambda target: [])
-    h = _heard(monkeypatch, lambda: command.campaign_round(tmp_path, 1.0, seed=0, floor=1))
+    h = _heard(monkeypatch, lambda: command.campaign_round(tmp_path, 1.0, seed=0, floor=1),
+               sleep="0.1")
     assert h.result["summary"], h.said
     _held(h)
 
@@ -207,7 +208,7 @@ def test_campaign_growth_round(tmp_path, monkeypatch, registered):
     from urlwb.growth import command
     oracles.configure(["slow=py:planted_slow:parse"], config=False)
     monkeypatch.setattr(command, "CAMPAIGN_SHARE", 0.5)
-    h = _heard(monkeypatch, lambda: command.growth_round(tmp_path, 1.5, names=["slow"], seed=0,
+    h = _heard(monkeypatch, lambda: command.growth_round(tmp_path, 1.8, names=["slow"], seed=0,
                                                          lengths=(100, 200)))
     assert h.result["summary"], h.said
     _held(h)

@@ -135,6 +135,25 @@ def test_ssrf_inputs(tmp_path, monkeypatch, registered):
     _held(h)
 
 
+def test_ssrf_inputs_observed_through_a_client(tmp_path, monkeypatch):
+    """``--inputs`` through a real client (python-urllib in the sealed network), the observation
+    planted 1.5 s longer."""
+    from urlwb.ssrf.observe import network
+    from urlwb.ssrf.observe import run as observing
+    why = network.available()
+    if why is not None:
+        pytest.skip(f"no network namespace here: {why}")
+    observe = observing.observe.observe
+    monkeypatch.setattr(observing.observe, "observe", lambda *a, **k: (time.sleep(1.5), observe(*a, **k))[1])
+    listing = tmp_path / "inputs.txt"
+    listing.write_text("http://0x7f.1/\nhttp://example.com/\n", "utf-8")
+    h = _heard(monkeypatch, _main("ssrf", "--inputs", listing, "--oracle", "ipaddress",
+                                  "--clients", "python-urllib", "--out", tmp_path / "out"))
+    assert h.result in (0, 1), h.said
+    assert (tmp_path / "out" / "observed.jsonl").exists()
+    _held(h)
+
+
 def _bisect(tmp_path, monkeypatch):
     """bisect with its registry and builds planted (as test_findings_everywhere's): two releases,
     each build 1.2 s long."""

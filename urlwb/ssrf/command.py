@@ -239,7 +239,9 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped, client_name
 
     history, hist_witness = [], {}
     for old, new in _history_pairs(declared, validators):
-        hcells = hunt.history(asker, pol, res.inputs, old, new, seconds=MINIMIZE_SECONDS / 2)
+        # up to a minute of minimizing each pair of releases: heard from every few seconds
+        with progress.heartbeat(f"urlwb ssrf: what {old} allows and {new} denies", after=progress.EVERY):
+            hcells = hunt.history(asker, pol, res.inputs, old, new, seconds=MINIMIZE_SECONDS / 2)
         hist_witness.update({c["witness"]: True for c in hcells.values() if "witness" in c})
         still_n = sum(len(c.inputs) for (v, _), c in res.cells.items() if v == new)
         history.append({"old": old, "new": new, "cells": hcells, "still": still_n})

@@ -187,15 +187,18 @@ def test_bisect(tmp_path, monkeypatch, registered):
 
 
 def _hunt(tmp_path, monkeypatch):
-    """A short hunt whose fuzzing loop is planted 1.6 s longer (a real fuzzer's run of a few
-    seconds ends early on a loaded machine)."""
+    """A short hunt whose fuzzing loop is planted 0.8 s longer (a real fuzzer's run of a few
+    seconds ends early on a loaded machine), then its distillation and its reach measurement,
+    each planted 1.2 s long."""
     from urlwb.hunt import command
     monkeypatch.setenv("URLWB_WORKDIR", str(tmp_path / "work"))
     monkeypatch.setenv("URLWB_CORPUS", str(tmp_path / "corpus"))
     loop = command.runners.hunt_loop
-    monkeypatch.setattr(command.runners, "hunt_loop", lambda *a, **k: (time.sleep(1.6), loop(*a, **k))[1])
+    monkeypatch.setattr(command.runners, "hunt_loop", lambda *a, **k: (time.sleep(0.8), loop(*a, **k))[1])
+    monkeypatch.setattr(command.distill, "distill", lambda runner: (time.sleep(1.2), [])[1])
+    monkeypatch.setattr(command, "_reach", lambda *a: (time.sleep(1.2), (None, None))[1])
     return _main("hunt", "planted", "--oracle", "planted=py:planted_parser:parse", "--minutes", "0.02",
-                 "--generate", "10", "--no-judge", "--no-distill", "--no-reach", "--out", tmp_path / "out")
+                 "--generate", "10", "--no-judge", "--out", tmp_path / "out")
 
 
 def test_hunt(tmp_path, monkeypatch, registered):

@@ -131,6 +131,16 @@ def test_ssrf_hunt(tmp_path, monkeypatch, registered):
 
 
 def test_ssrf_inputs(tmp_path, monkeypatch, registered):
+    """``--inputs``: the validators' start planted 1.2 s long (it says when it begins, so that
+    the start is measured, not taken for the start-up), then the slow validator on 6 inputs."""
+    from urlwb.ssrf import catalog
+    start = catalog.start
+
+    def slow_start(declared):
+        print("(planted) the validators' start begins", file=sys.stderr)
+        time.sleep(1.2)
+        return start(declared)
+    monkeypatch.setattr(catalog, "start", slow_start)
     listing = tmp_path / "inputs.txt"
     listing.write_text("".join(f"http://h{i}.example/\n" for i in range(5)) + "http://127.0.0.1/\n", "utf-8")
     monkeypatch.setenv("URLWB_CORPUS", str(tmp_path / "corpus"))

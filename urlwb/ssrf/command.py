@@ -130,8 +130,10 @@ def run(args) -> int:
         fetcher_names = _fetcher_names(args.fetchers)
     declared = catalog.declared(args.validator, progress=lambda s: print(s, flush=True))
     print(f"urlwb ssrf: starting {len(declared)} validators and {len(fetcher_names)} fetchers", flush=True)
-    validators, skipped = catalog.start(declared)
-    fetcher_oracles, f_skipped = oracles.load(fetcher_names)
+    with progress.heartbeat(f"urlwb ssrf: starting {len(declared)} validators and {len(fetcher_names)} fetchers",
+                            after=progress.EVERY):
+        validators, skipped = catalog.start(declared)
+        fetcher_oracles, f_skipped = oracles.load(fetcher_names)
     skipped.update(f_skipped)
     try:
         for name, why in skipped.items():

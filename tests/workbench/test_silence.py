@@ -3,7 +3,7 @@
 Each long command is run in this process (``urlwb.cli.main``, or the campaign's round functions)
 on a planted slow part: a parser or validator that sleeps :data:`SLEEP` seconds a call
 (``tests/workbench/planted_slow.py``), a bisect whose builds take a second, a hunt whose fuzzing
-runs its few seconds. Time is scaled down: ``progress.EVERY`` is :data:`EVERY` (0.15 s, not 8 s),
+runs its few seconds. Time is scaled down: ``progress.EVERY`` is :data:`EVERY` (0.1 s, not 8 s),
 and stderr notes the time of each write. The longest gap between two writes to stderr while the
 command works (from its first line to its return) must stay under :data:`BOUND`: EVERY, plus a tick
 of the heartbeat (at most EVERY), plus slack for this shared machine. Each test also checks that
@@ -27,11 +27,14 @@ from urlwb import cli, oracles, progress
 from urlwb.verdicts import judge  # noqa: F401  (its grammar takes seconds to import: not a command's start-up)
 
 #: progress.EVERY while a test runs, seconds (8 s in use)
-EVERY = 0.15
-#: the longest silence allowed: EVERY, a heartbeat's tick (min(1 s, EVERY)), and 0.7 s of slack
-BOUND = EVERY + EVERY + 0.7
+EVERY = 0.1
+#: the longest silence allowed: EVERY, a heartbeat's tick (min(1 s, EVERY)), and 0.5 s of slack
+BOUND = EVERY + EVERY + 0.5
 #: seconds each call of the planted slow parser / validator sleeps
-SLEEP = "0.15"
+SLEEP = "0.1"
+#: seconds of one planted stretch (a build, a history, a distillation): above BOUND, so that the
+#: stretch, were it silent, fails the check
+STEP = 0.9
 
 
 class _Timed(io.StringIO):
@@ -90,7 +93,7 @@ def registered():
         oracles.REGISTRY.pop(name, None)
 
 
-def _held(h: Heard, longer_than: float = 1.3) -> None:
+def _held(h: Heard, longer_than: float = 0.9) -> None:
     print(f"the longest silence {h.silence:.2f} s in {h.took:.2f} s (start-up {h.startup:.2f} s)")
     assert h.startup < 10.0, (h.startup, h.said[:2000])   # unscaled: the issue's bound
     assert h.took > longer_than, (h.took, h.said[-2000:])   # the planted part made it long
@@ -105,7 +108,7 @@ def _growth(tmp_path):
 
 
 def test_growth(tmp_path, monkeypatch, registered):
-    h = _heard(monkeypatch, _growth(tmp_path), sleep="0.3")   # 6 calls
+    h = _heard(monkeypatch, _growth(tmp_path), sleep="0.2")   # 6 calls
     assert h.result in (0, 1), h.said
     _held(h)
 
@@ -118,12 +121,12 @@ def _ssrf_hunt(tmp_path):
 
 def test_ssrf_hunt(tmp_path, monkeypatch, registered):
     """The generated hunt, its minimization, and the history of a pair of releases (planted: the
-    validator against itself, 1.5 s longer)."""
+    validator against itself, STEP longer)."""
     from urlwb.ssrf import command
-    monkeypatch.setattr(command, "MINIMIZE_SECONDS", 0.6)
+    monkeypatch.setattr(command, "MINIMIZE_SECONDS", 0.4)
     monkeypatch.setattr(command, "_history_pairs", lambda declared, started: [("mine", "mine")])
     history = command.hunt.history
-    monkeypatch.setattr(command.hunt, "history", lambda *a, **k: (time.sleep(1.5), history(*a, **k))[1])
+    monkeypatch.setattr(command.hunt, "history", lambda *a, **k: (time.sleep(STEP), history(*a, **k))[1])
     monkeypatch.setenv("URLWB_CORPUS", str(tmp_path / "corpus"))
     h = _heard(monkeypatch, _ssrf_hunt(tmp_path))
     assert h.result in (0, 1), h.said
@@ -131,14 +134,14 @@ def test_ssrf_hunt(tmp_path, monkeypatch, registered):
 
 
 def test_ssrf_inputs(tmp_path, monkeypatch, registered):
-    """``--inputs``: the validators' start planted 1.2 s long (it says when it begins, so that
+    """``--inputs``: the validators' start planted STEP long (it says when it begins, so that
     the start is measured, not taken for the start-up), then the slow validator on 6 inputs."""
     from urlwb.ssrf import catalog
     start = catalog.start
 
     def slow_start(declared):
         print("(planted) the validators' start begins", file=sys.stderr)
-        time.sleep(1.2)
+        time.sleep(STEP)
         return start(declared)
     monkeypatch.setattr(catalog, "start", slow_start)
     listing = tmp_path / "inputs.txt"
@@ -152,14 +155,14 @@ def test_ssrf_inputs(tmp_path, monkeypatch, registered):
 
 def test_ssrf_inputs_observed_through_a_client(tmp_path, monkeypatch):
     """``--inputs`` through a real client (python-urllib in the sealed network), the observation
-    planted 1.5 s longer."""
+    planted STEP longer."""
     from urlwb.ssrf.observe import network
     from urlwb.ssrf.observe import run as observing
     why = network.available()
     if why is not None:
         pytest.skip(f"no network namespace here: {why}")
     observe = observing.observe.observe
-    monkeypatch.setattr(observing.observe, "observe", lambda *a, **k: (time.sleep(1.5), observe(*a, **k))[1])
+    monkeypatch.setattr(observing.observe, "observe", lambda *a, **k: (time.sleep(STEP), observe(*a, **k))[1])
     listing = tmp_path / "inputs.txt"
     listing.write_text("http://0x7f.1/\nhttp://example.com/\n", "utf-8")
     h = _heard(monkeypatch, _main("ssrf", "--inputs", listing, "--oracle", "ipaddress",
@@ -171,13 +174,13 @@ def test_ssrf_inputs_observed_through_a_client(tmp_path, monkeypatch):
 
 def _bisect(tmp_path, monkeypatch):
     """bisect with its registry and builds planted (as test_findings_everywhere's): two releases,
-    each build 1.2 s long."""
+    each build STEP long."""
     from urlwb.oracles import manifests
     from urlwb.oracles.versions import builds, names, registries
     monkeypatch.setattr(registries, "released", lambda registry, package, pre=False, source=None: ["1.0.0", "2.0.0"])
 
     def build(pkg, version, rebuild=False, log=None):
-        time.sleep(1.2)
+        time.sleep(STEP)
         fn = "misreads_host" if version == "1.0.0" else "standard"
         spec = manifests.user_spec("planted", f"py:planted_findings:{fn}", "flag")
         return dataclasses.replace(spec, name=f"whatwg-url@{version}")
@@ -197,16 +200,16 @@ def test_bisect(tmp_path, monkeypatch, registered):
 
 
 def _hunt(tmp_path, monkeypatch):
-    """A short hunt whose fuzzing loop is planted 0.8 s longer (a real fuzzer's run of a few
+    """A short hunt whose fuzzing loop is planted 0.5 s longer (a real fuzzer's run of a few
     seconds ends early on a loaded machine), then its distillation and its reach measurement,
-    each planted 1.2 s long."""
+    each planted STEP long."""
     from urlwb.hunt import command
     monkeypatch.setenv("URLWB_WORKDIR", str(tmp_path / "work"))
     monkeypatch.setenv("URLWB_CORPUS", str(tmp_path / "corpus"))
     loop = command.runners.hunt_loop
-    monkeypatch.setattr(command.runners, "hunt_loop", lambda *a, **k: (time.sleep(0.8), loop(*a, **k))[1])
-    monkeypatch.setattr(command.distill, "distill", lambda runner: (time.sleep(1.2), [])[1])
-    monkeypatch.setattr(command, "_reach", lambda *a: (time.sleep(1.2), (None, None))[1])
+    monkeypatch.setattr(command.runners, "hunt_loop", lambda *a, **k: (time.sleep(0.5), loop(*a, **k))[1])
+    monkeypatch.setattr(command.distill, "distill", lambda runner: (time.sleep(STEP), [])[1])
+    monkeypatch.setattr(command, "_reach", lambda *a: (time.sleep(STEP), (None, None))[1])
     return _main("hunt", "planted", "--oracle", "planted=py:planted_parser:parse", "--minutes", "0.02",
                  "--generate", "10", "--no-judge", "--out", tmp_path / "out")
 
@@ -236,7 +239,7 @@ def test_campaign_differential_round(tmp_path, monkeypatch, registered):
     monkeypatch.setattr(command, "corpus_cases", lambda target: [])
     monkeypatch.setattr(command, "working_cases", lambda target: [])
     h = _heard(monkeypatch, lambda: command.campaign_round(tmp_path, 1.0, seed=0, floor=1),
-               sleep="0.1")
+               sleep="0.07")
     assert h.result["summary"], h.said
     _held(h)
 
@@ -245,7 +248,7 @@ def test_campaign_growth_round(tmp_path, monkeypatch, registered):
     from urlwb.growth import command
     oracles.configure(["slow=py:planted_slow:parse"], config=False)
     monkeypatch.setattr(command, "CAMPAIGN_SHARE", 0.5)
-    h = _heard(monkeypatch, lambda: command.growth_round(tmp_path, 1.8, names=["slow"], seed=0,
+    h = _heard(monkeypatch, lambda: command.growth_round(tmp_path, 1.3, names=["slow"], seed=0,
                                                          lengths=(100, 200)))
     assert h.result["summary"], h.said
     _held(h)
@@ -256,29 +259,29 @@ def test_a_round_under_guarded_speaks(monkeypatch):
     from urlwb.campaign.run import guarded
     errors: list[dict] = []
     h = _heard(monkeypatch, lambda: (print("round begins", file=sys.stderr),
-                                     guarded(errors, "coverage before", lambda: time.sleep(1.4) or 1, 0),
+                                     guarded(errors, "coverage before", lambda: time.sleep(1.1) or 1, 0),
                                      print("round ends", file=sys.stderr))[1])
     assert h.result == 1 and errors == []
     _held(h)
 
 
 def test_oracle_check_all(monkeypatch):
-    """``urlwb oracle check --all``, three of its adapters, each check planted 0.6 s long."""
+    """``urlwb oracle check --all``, three of its adapters, each check planted 0.4 s long."""
     from urlwb.differential import oracle_check
     selected = oracle_check.selected
     monkeypatch.setattr(oracle_check, "selected", lambda args: [s for s in selected(args) if not s.skip][:3])
-    monkeypatch.setattr(oracle_check, "check", lambda spec, log=print: (time.sleep(0.6), [])[1])
+    monkeypatch.setattr(oracle_check, "check", lambda spec, log=print: (time.sleep(0.4), [])[1])
     h = _heard(monkeypatch, _main("oracle", "check", "--all"))
     assert h.result == 0, h.said
     _held(h)
 
 
 def test_export_tests_run(tmp_path, monkeypatch):
-    """``urlwb export tests --run``: two releases, each install and test run planted 0.9 s long."""
+    """``urlwb export tests --run``: two releases, each install and test run planted 0.6 s long."""
     from urlwb.export import runner
 
     def run(lang, parser, version, folder, files, log=None):
-        time.sleep(0.9)
+        time.sleep(0.6)
         return runner.Result(f"{parser}@{version}", True, "planted", "")
     monkeypatch.setattr(runner, "run", run)
     finding = (pathlib.Path(__file__).resolve().parents[2] / "corpus" / "history" / "url-parse"
@@ -291,7 +294,7 @@ def test_export_tests_run(tmp_path, monkeypatch):
 
 
 def _cache_clean(tmp_path, monkeypatch):
-    """``urlwb cache clean`` of two planted caches, each sized in 0.8 s."""
+    """``urlwb cache clean`` of two planted caches, each sized in 0.65 s."""
     from urlwb.versions import cache
     roots = [tmp_path / "a", tmp_path / "b"]
     for r in roots:
@@ -299,7 +302,7 @@ def _cache_clean(tmp_path, monkeypatch):
         (r / "x" / "1.0.0" / "f").write_text("x")
     monkeypatch.setattr(cache, "roots", lambda: roots)
     size_of = cache.size_of
-    monkeypatch.setattr(cache, "size_of", lambda p: (time.sleep(0.8), size_of(p))[1])
+    monkeypatch.setattr(cache, "size_of", lambda p: (time.sleep(0.65), size_of(p))[1])
     return _main("cache", "clean")
 
 

@@ -2,15 +2,16 @@
 
 Each long command is run in this process (``urlwb.cli.main``, or the campaign's round functions)
 on a planted slow part: a parser or validator that sleeps :data:`SLEEP` seconds a call
-(``tests/workbench/planted_slow.py``), a bisect whose builds take a second, a hunt whose fuzzing
-runs its few seconds. Time is scaled down: ``progress.EVERY`` is :data:`EVERY` (0.1 s, not 8 s),
-and stderr notes the time of each write. The longest gap between two writes to stderr while the
-command works (from its first line to its return) must stay under :data:`BOUND`: EVERY, plus a tick
-of the heartbeat (at most EVERY), plus slack for this shared machine. Each test also checks that
-the planted part made the command long (several times the bound), so that a silent stretch would
-show. The start-up before a command's first line (loading parsers) is not scaled: it is held to
-the issue's ten seconds. ``test_a_silent_command_fails_the_check`` plants one (the command's progress replaced by a
-no-op) and shows the check catches it.
+(``tests/workbench/planted_slow.py``), or a stage (a build, a distillation, a history, a client's
+observation) planted :data:`STEP` seconds long. Time is scaled down: ``progress.EVERY`` is
+:data:`EVERY` (0.1 s, not 8 s), and stderr notes the time of each line. The longest gap between
+two lines on stderr, from the command's first line to its return, must stay under :data:`BOUND`:
+EVERY, plus a tick of the heartbeat (at most EVERY), plus slack for this shared machine. Each
+test also checks that the planted part made the command long (more than the bound), so that a
+silent stretch would show. The start-up before a command's first line (imports, loading parsers)
+is not scaled: it is held to the issue's ten seconds. ``test_a_silent_command_fails_the_check``
+plants a silence (the command's progress a no-op, ``planted_mute``) and shows the check catches
+it; ``pytest -p planted_mute`` does it to every command here (each check then fails).
 """
 
 from __future__ import annotations

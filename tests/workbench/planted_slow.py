@@ -23,3 +23,11 @@ def parse(input, base=None):
     return {"api": {"href": u.href, "protocol": u.protocol, "username": u.username, "password": u.password,
                     "hostname": u.hostname, "port": u.port, "pathname": u.pathname, "search": u.search,
                     "hash": u.hash}}
+
+
+def permissive(s):
+    """A planted slow SSRF validator (``--oracle mine=py:planted_slow:permissive``): allows all
+    but the literal 127.0.0.1, after the same sleep."""
+    import urllib.parse
+    time.sleep(SLEEP)
+    return urllib.parse.urlsplit(s).hostname != "127.0.0.1"

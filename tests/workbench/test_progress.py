@@ -125,12 +125,15 @@ def test_a_task_inside_a_bar_speaks_in_lines(monkeypatch):
         assert t._bar is not None
 
 
-#: the long loops and blocking calls, each of which must speak through urlwb.progress
+#: the long loops and blocking calls, each of which must speak through urlwb.progress (a static
+#: check; tests/workbench/test_silence.py runs each long command and times its stderr)
 LONG = ["urlwb/differential/run.py", "urlwb/growth/survey.py", "urlwb/hunt/command.py",
         "urlwb/mutation/mutants.py", "urlwb/measure/compare_rev.py",
         "urlwb/reach/command.py", "urlwb/versions/bisect.py", "urlwb/ssrf/command.py",
         "urlwb/oracles/versions/builds.py", "urlwb/oracles/versions/installs.py",
-        "urlwb/oracles/versions/registries.py", "urlwb/campaign/run.py", "scripts/build_oracles.py"]
+        "urlwb/oracles/versions/registries.py", "urlwb/campaign/run.py", "scripts/build_oracles.py",
+        "urlwb/ssrf/observe/run.py", "urlwb/differential/oracle_check.py", "urlwb/export/command.py",
+        "urlwb/versions/cache.py"]
 
 
 def test_each_long_command_speaks_through_progress():

@@ -30,7 +30,7 @@ import sys
 import time
 from collections import Counter
 
-from urlwb import oracles
+from urlwb import oracles, progress
 from urlwb.cliutil import add_seconds, alias
 from urlwb.differential import generate
 from urlwb.errors import UsageError
@@ -86,7 +86,19 @@ def run(args) -> int:
     installs.from_args(args)
     specs = selected(args)
     bad = 0
+    # the report goes to stdout; stderr hears k of N adapters every few seconds (a check of one
+    # quick adapter says nothing there)
+    with progress.task(f"urlwb oracle check: {len(specs)} adapters", total=len(specs), beat=True,
+                       after=progress.EVERY) as said:
+        bad = _check_each(args, specs, said)
+    return 1 if bad else 0
+
+
+def _check_each(args, specs, said) -> int:
+    """Each spec checked, its lines on stdout; how many had problems."""
+    bad = 0
     for spec in specs:
+        said.advance(0, note=f"now {spec.name}")
         if args.deadline:
             spec = dataclasses.replace(spec, deadline=args.deadline)
         if args.start_deadline:
@@ -95,6 +107,7 @@ def run(args) -> int:
                  else " ".join(spec.command))
         if spec.skip:
             print(f"{label}: skipped: {spec.skip}")
+            said.advance(note=f"{spec.name} skipped")
             continue
         print(f"{label}:")
         problems = check(spec, log=lambda line: print(f"  {line}"))
@@ -102,7 +115,8 @@ def run(args) -> int:
             print(f"  problem: {p}")
         print(f"  {'ok: no problems' if not problems else f'{len(problems)} problem' + 's' * (len(problems) > 1)}")
         bad += bool(problems)
-    return 1 if bad else 0
+        said.advance(note=spec.name)
+    return bad
 
 
 def selected(args) -> list[manifests.Spec]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import pathlib
 import sys
 
+from urlwb import progress
 from urlwb.cliutil import add_out
 from urlwb.errors import UsageError
 from urlwb.export import cases as casing
@@ -93,7 +94,10 @@ def run(args) -> int:
     if args.run:
         from urlwb.export import runner
         for version in args.run:
-            r = runner.run(args.lang, parser, version, out, sorted(files))
+            # an install of the release and its test run: heard from every few seconds
+            with progress.heartbeat(f"urlwb export tests: running the tests on {parser}@{version}",
+                                    after=progress.EVERY):
+                r = runner.run(args.lang, parser, version, out, sorted(files))
             print(f"{r.release}: {'passed' if r.passed else 'FAILED'} ({r.command})")
             if not r.passed:
                 for name in runner.failing(args.lang, r.output):

@@ -206,11 +206,13 @@ def hunt(args, target: targets.Target, runner: runners.Runner, seconds: float) -
               file=sys.stderr, flush=True)
     elif not args.no_distill:
         print("urlwb hunt: distilling what the fuzzer kept", file=sys.stderr, flush=True)
-        distilled = distill.distill(runner)
+        with progress.heartbeat("urlwb hunt: distilling", after=progress.EVERY):
+            distilled = distill.distill(runner)
     before = after = None
     if not args.no_reach:
         print("urlwb hunt: measuring reach", file=sys.stderr, flush=True)
-        before, after = _reach(target, runner, inputs, kept, runner.oracle_flags)
+        with progress.heartbeat("urlwb hunt: measuring reach", after=progress.EVERY):
+            before, after = _reach(target, runner, inputs, kept, runner.oracle_flags)
     version = judge.version if judge and judge.version != "?" else getattr(args, "version", "?")
     findings = [] if judge is None else [
         {"signature": f.signature, "cls": f.cls, "cause": f.cause, "new": f.new, "count": f.count,
@@ -218,7 +220,8 @@ def hunt(args, target: targets.Target, runner: runners.Runner, seconds: float) -
         for f in judge.hunted.values()]
     hist = None
     if against and judge is not None:
-        hist = history.compare(target.name, against, target.base, inputs, kept)
+        with progress.heartbeat(f"urlwb hunt: asking {target.base}@{against}", after=progress.EVERY):
+            hist = history.compare(target.name, against, target.base, inputs, kept)
         for change in hist["changes"]:
             if change["kind"] == "fixed":
                 change["filed"] = history.file_entry(target.base, hist, change, command)

@@ -130,8 +130,10 @@ def run(args) -> int:
         fetcher_names = _fetcher_names(args.fetchers)
     declared = catalog.declared(args.validator, progress=lambda s: print(s, flush=True))
     print(f"urlwb ssrf: starting {len(declared)} validators and {len(fetcher_names)} fetchers", flush=True)
-    validators, skipped = catalog.start(declared)
-    fetcher_oracles, f_skipped = oracles.load(fetcher_names)
+    with progress.heartbeat(f"urlwb ssrf: starting {len(declared)} validators and {len(fetcher_names)} fetchers",
+                            after=progress.EVERY):
+        validators, skipped = catalog.start(declared)
+        fetcher_oracles, f_skipped = oracles.load(fetcher_names)
     skipped.update(f_skipped)
     try:
         for name, why in skipped.items():
@@ -158,7 +160,10 @@ def _inputs_run(args, pol, user_inputs, client_names, validators, fetcher_oracle
     asker = hunt.Asker(validators, fetcher_oracles)
     print(f"{len(user_inputs):,} inputs from {args.inputs} ({len(validators)} validators x "
           f"{len(fetcher_oracles)} modelled fetchers)", flush=True)
-    res = hunt.hunt(asker, pol, user_inputs, float("inf"), 0, batch=args.batch)
+    # every input judged (no time bound): a line every few seconds while a batch is asked
+    with progress.task(f"urlwb ssrf: judging {len(user_inputs):,} inputs", beat=True) as said:
+        res = hunt.hunt(asker, pol, user_inputs, float("inf"), 0, batch=args.batch,
+                        progress=lambda line: (print(line, flush=True), said.advance(0, note=line.strip())))
     run_cells = {}
     for (v, f), c in res.cells.items():
         w = min(c.witnesses.values(), key=lambda s: (len(s), s))
@@ -236,7 +241,9 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped, client_name
 
     history, hist_witness = [], {}
     for old, new in _history_pairs(declared, validators):
-        hcells = hunt.history(asker, pol, res.inputs, old, new, seconds=MINIMIZE_SECONDS / 2)
+        # up to a minute of minimizing each pair of releases: heard from every few seconds
+        with progress.heartbeat(f"urlwb ssrf: what {old} allows and {new} denies", after=progress.EVERY):
+            hcells = hunt.history(asker, pol, res.inputs, old, new, seconds=MINIMIZE_SECONDS / 2)
         hist_witness.update({c["witness"]: True for c in hcells.values() if "witness" in c})
         still_n = sum(len(c.inputs) for (v, _), c in res.cells.items() if v == new)
         history.append({"old": old, "new": new, "cells": hcells, "still": still_n})

@@ -26,6 +26,7 @@ import os
 import pathlib
 import shutil
 
+from urlwb import progress
 from urlwb.errors import UsageError
 from urlwb.oracles.versions import installs
 
@@ -99,12 +100,25 @@ def megabytes(n: int) -> str:
 
 
 def run(args) -> int:
+    # sizing and removing gigabytes of releases can take a while: a line every few seconds
+    with progress.task("urlwb cache clean: the caches", total=len(roots()), beat=True,
+                       after=progress.EVERY) as said:
+        total = _clean(args, said)
+    print(f"{'would free' if args.dry_run else 'freed'} {megabytes(total)}"
+          + (" (--dry-run: nothing removed)" if args.dry_run else ""))
+    return 0
+
+
+def _clean(args, said) -> int:
+    """Each cache root listed and (unless ``--dry-run``) removed; the bytes it held."""
     total = 0
     for root in roots():
+        said.advance(0, note=str(root))
         refuse_unsafe(root)
         found = entries(root)
         if not found:
             print(f"{root}: nothing installed")
+            said.advance()
             continue
         size = sum(e.size for e in found)
         total += size
@@ -113,6 +127,5 @@ def run(args) -> int:
             print(f"  {megabytes(e.size):>12}  {e.path.name:<28} {e.what}")
         if not args.dry_run:
             shutil.rmtree(root)
-    print(f"{'would free' if args.dry_run else 'freed'} {megabytes(total)}"
-          + (" (--dry-run: nothing removed)" if args.dry_run else ""))
-    return 0
+        said.advance()
+    return total

@@ -16,7 +16,7 @@ import json
 import pathlib
 import shlex
 
-from urlwb import corpus_store
+from urlwb import corpus_store, progress
 from urlwb.errors import UsageError
 from urlwb.findings import record
 from urlwb.oracles import contracts
@@ -68,8 +68,11 @@ def observe_and_record(inputs: list[str], names: list[str] | None, asker, pol, o
     """Observe ``inputs`` through the clients; compare with the model's destinations
     (``asker.dests``); write ``observed.jsonl``, ``agreement.jsonl`` and ``findings.jsonl``.
     Returns (Observed, pairs, findings, markdown lines, terminal lines)."""
-    asker.ask(inputs)  # cached: what the hunt already asked is not asked again
-    obs = observe.observe(inputs, names, progress=lambda s: print(s, flush=True))
+    # the clients' lines go to stdout; a heartbeat keeps stderr from going silent meanwhile
+    with progress.heartbeat(f"urlwb ssrf: observing {len(inputs):,} inputs through real clients",
+                            after=progress.EVERY):
+        asker.ask(inputs)  # cached: what the hunt already asked is not asked again
+        obs = observe.observe(inputs, names, progress=lambda s: print(s, flush=True))
     by_client = {c: {s.input: s.direct.address for s in obs.seen if s.client == c} for c in obs.clients}
     pairs = model.compare(by_client, asker.dests)
     allowed = {v: {s: asker.allows(v, s) for s in inputs} for v in asker.validators}

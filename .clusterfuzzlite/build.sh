@@ -21,7 +21,14 @@ for fuzzer in ${URLWB_FUZZERS:-fuzzers/fuzz_*.py}; do
   # PyInstaller's analysis cannot see: named here (fuzz_differential failed without them:
   # "engine skipped: not installed (No module named 'urlwb.oracles.whatwg')"), nor ada_url's
   # cffi backend (imported by its compiled module).
-  compile_python_fuzzer "$fuzzer" \
+  # fuzz_properties replays the property modules by name (properties/replay.py PROPERTY_MODULES).
+  hidden=()
+  if [ "$name" = fuzz_properties ]; then
+    for module in test_hosts test_percent test_urlencoded test_urls test_independent; do
+      hidden+=(--hidden-import "properties.$module")
+    done
+  fi
+  compile_python_fuzzer "$fuzzer" "${hidden[@]}" \
     --hidden-import urlwb.oracles.whatwg --hidden-import urlwb.oracles.other --hidden-import _cffi_backend \
     --add-data "engine/data:engine/data" \
     --add-data "tests/data/encoding:tests/data/encoding"

@@ -80,11 +80,26 @@ def test_one_target_built_by_pyinstaller_runs(tmp_path):
     assert "INITED" in run.stderr and "Done" in run.stderr, tail
 
 
+#: targets whose PyInstaller binary does not run yet, each with the reason (measured 2026-12-02:
+#: both pass as Python, ``python fuzzers/fuzz_X.py INPUT``, on the same input)
+EXPECTED_TO_FAIL = {
+    "fuzz_properties": "the frozen binary exits (libFuzzer: 'fuzz target exited', exit 77) on its "
+                       "first input, with no traceback; cause not found yet",
+    "fuzz_public_suffix": "the frozen binary exits (libFuzzer: 'fuzz target exited', exit 77) on its "
+                          "first input, with no traceback; cause not found yet",
+}
+
+
 @pytest.mark.slow
 def test_every_target_built_by_pyinstaller_runs(tmp_path):
     fuzzers = " ".join(f"fuzzers/{p.name}" for p in sorted((ROOT / "fuzzers").glob("fuzz_*.py")))
     _, results = _build_and_run(tmp_path, fuzzers, 5)
+    assert set(EXPECTED_TO_FAIL) <= set(results), "an expected failure names no built target"
     for name, run in results.items():
+        if name in EXPECTED_TO_FAIL:   # fails the run when a listed target starts to pass
+            assert run.returncode != 0 and "fuzz target exited" in run.stderr, \
+                f"{name} now runs: take it off EXPECTED_TO_FAIL ({EXPECTED_TO_FAIL[name]})"
+            continue
         assert run.returncode == 0 and "Done" in run.stderr, f"{name}:\n{run.stderr[-2000:]}"
         # every peer a target checks against made it into the binary (a module imported by name
         # escapes PyInstaller's analysis: fuzz_differential ran without ada_url's cffi backend,

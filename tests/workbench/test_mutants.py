@@ -27,6 +27,8 @@ def _engine_copy(tmp_path: pathlib.Path, module: str = "", old: str = "", new: s
     return tmp_path
 
 
+@pytest.mark.slow   # 44 s, the whole kill suite: make test's budget (8 min on two cores) keeps the
+# planted mutant's check below, and `urlwb mutants` runs this baseline itself before it mutates
 def test_the_kill_suite_passes_the_engine_as_it_is(tmp_path):
     known = tmp_path / "differences.json"
     verdict, passed = mutants.run_suite(_engine_copy(tmp_path), {}, default_timeout=300,

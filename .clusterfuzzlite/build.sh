@@ -20,7 +20,8 @@ for fuzzer in ${URLWB_FUZZERS:-fuzzers/fuzz_*.py}; do
   # The in-process oracles are imported by name (urlwb.oracles.REGISTRY, importlib), which
   # PyInstaller's analysis cannot see: named here (fuzz_differential failed without them:
   # "engine skipped: not installed (No module named 'urlwb.oracles.whatwg')"), nor ada_url's
-  # cffi backend (imported by its compiled module).
+  # cffi backend (imported by its compiled module); publicsuffixlist's data file is read by
+  # properties/independent.py (fuzz_public_suffix and fuzz_properties exited without it).
   # fuzz_properties replays the property modules by name (properties/replay.py PROPERTY_MODULES).
   hidden=()
   if [ "$name" = fuzz_properties ]; then
@@ -30,6 +31,7 @@ for fuzzer in ${URLWB_FUZZERS:-fuzzers/fuzz_*.py}; do
   fi
   compile_python_fuzzer "$fuzzer" "${hidden[@]}" \
     --hidden-import urlwb.oracles.whatwg --hidden-import urlwb.oracles.other --hidden-import _cffi_backend \
+    --collect-data publicsuffixlist \
     --add-data "engine/data:engine/data" \
     --add-data "tests/data/encoding:tests/data/encoding"
   for extra in "fuzzers/$name.dict" "fuzzers/$name.options"; do

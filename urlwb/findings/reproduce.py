@@ -121,6 +121,20 @@ def _java(statement: str, host: str, run: str = "java Repro.java", needs: str = 
                     "    }}\n}}\n", run, needs=needs)
 _JS = "node repro.js"
 
+#: the host a JavaScript validator's adapter hands it: by Node's URL, or by url.parse (the
+#: "-url-parse" pairings), an IPv6 address's brackets taken off
+_HOST_URL = "const host = new URL({input}).hostname.replace(/^\\[|\\]$/g, \"\");\n"
+_HOST_URL_PARSE = "const host = require(\"url\").parse({input}).hostname.replace(/^\\[|\\]$/g, \"\");\n"
+#: (validator, its import, its call on ``host``, its install)
+_JS_VALIDATORS = (
+    ("ip", "const ip = require(\"ip\");\n", "console.log(host, \"isPrivate:\", ip.isPrivate(host));\n",
+     "npm install ip"),
+    ("private-ip", "// private-ip 3 is an ES module: imported\n",
+     "import(\"private-ip\").then(({{ default: isPrivateIp }}) => console.log(host, \"private:\", isPrivateIp(host)));\n",
+     "npm install private-ip"),
+)
+
+
 TEMPLATES: dict[str, Template] = {
     "engine": Template("Python", "repro.py", "import engine\nu = engine.URL({input})\nprint(u.href)\nprint(u.hostname)\n",
                        _PY, "import engine\nu = engine.URL({input}, {base})\nprint(u.href)\nprint(u.hostname)\n",
@@ -221,17 +235,9 @@ TEMPLATES: dict[str, Template] = {
     # validators: the call the workbench's validator adapter makes (urlwb/ssrf/validators/*)
     "validators": Template("Python", "repro.py", "import validators\nprint(validators.url({input}, private=False))\n",
                            _PY, needs="pip install validators"),
-    "ip": Template("JavaScript", "repro.js", "const ip = require(\"ip\");\nconst host = new URL({input}).hostname.replace(/^\\[|\\]$/g, \"\");\n"
-                   "console.log(host, \"isPrivate:\", ip.isPrivate(host));\n", _JS, needs="npm install ip"),
-    "private-ip": Template("JavaScript", "repro.js", "// private-ip 3 is an ES module: imported\n"
-                           "const host = new URL({input}).hostname.replace(/^\\[|\\]$/g, \"\");\n"
-                           "import(\"private-ip\").then(({{ default: isPrivateIp }}) => console.log(host, \"private:\", isPrivateIp(host)));\n", _JS, needs="npm install private-ip"),
-    "ip-url-parse": Template("JavaScript", "repro.js", "const ip = require(\"ip\");\n"
-                             "const host = require(\"url\").parse({input}).hostname.replace(/^\\[|\\]$/g, \"\");\n"
-                             "console.log(host, \"isPrivate:\", ip.isPrivate(host));\n", _JS, needs="npm install ip"),
-    "private-ip-url-parse": Template("JavaScript", "repro.js", "// private-ip 3 is an ES module: imported\n"
-                                     "const host = require(\"url\").parse({input}).hostname.replace(/^\\[|\\]$/g, \"\");\n"
-                                     "import(\"private-ip\").then(({{ default: isPrivateIp }}) => console.log(host, \"private:\", isPrivateIp(host)));\n", _JS, needs="npm install private-ip"),
+    **{v + suffix: Template("JavaScript", "repro.js", head + host + check, _JS, needs=needs)
+       for suffix, host in (("", _HOST_URL), ("-url-parse", _HOST_URL_PARSE))
+       for v, head, check, needs in _JS_VALIDATORS},
     "is-localhost-ip": Template("JavaScript", "repro.js", "const isLocalhost = require(\"is-localhost-ip\");\n"
                                 "const host = new URL({input}).hostname.replace(/^\\[|\\]$/g, \"\");\n"
                                 "isLocalhost(host).then((local) => console.log(host, \"isLocalhost:\", local));\n",

@@ -12,6 +12,11 @@ and runs from outside the checkout, against that installed wheel:
 - the conformance tests (the WPT data, IdnaTestV2 and toascii, the PSL tests), and the tests of
   the engine's generated data (their comparisons with the ``idna`` and ``publicsuffixlist``
   packages skip: those are not installed, being no runtime dependency);
+
+then, in the same environment, at the same minimums, on the checkout's code (``PYTHONPATH`` the
+checkout: these read the vendored WPT data, ``fuzzers/`` and ``corpus/``, and the wheel carries no
+tests), in a second pytest run:
+
 - the quicker Hypothesis properties and one state machine (``ci`` profile), for hypothesis's
   minimum (the other properties are left to ``make test``);
 - a differential round's report (Markdown rendered to HTML), for markdown-it-py's minimum;
@@ -43,7 +48,11 @@ TESTS = [
     "tests/engine/test_api.py",
     # the engine's own data
     "tests/engine/test_idna_tables.py", "tests/engine/test_engine_data.py",
-    # hypothesis: given-tests, the profiles, one state machine
+]
+#: The workbench's, on the checkout's code (it reads the vendored data, fuzzers/ and corpus/).
+CHECKOUT_TESTS = [
+    # hypothesis: given-tests, the profiles, one state machine (the wheel ships properties/ without
+    # its tests, which are the checkout's)
     "properties/test_urls.py", "properties/test_urlencoded.py", "properties/test_percent.py",
     "properties/test_profiles.py", "properties/test_machines.py::TestSearchParams",
     # markdown-it-py: a differential round's report, Markdown and HTML
@@ -77,7 +86,7 @@ def clean_copy(dest: Path) -> Path:
     build/ left there from an earlier build could put files no longer in the checkout in the
     wheel (and the checkout stays untouched)."""
     dest.mkdir()
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "setup.py", "README.md"):
         shutil.copy2(ROOT / name, dest / name)
     for package in ("engine", "urlwb", "properties"):
         shutil.copytree(ROOT / package, dest / package,
@@ -119,8 +128,11 @@ def main(argv: list[str] | None = None) -> int:
         if not where.stdout.startswith(str(env_dir)):
             print("lowest_versions: the engine under test is not the installed wheel", file=sys.stderr)
             return 2
-        return run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(ROOT),
-                    "-c", str(ROOT / "pyproject.toml"), *(str(ROOT / t) for t in TESTS)], cwd=work, env=env)
+        pytest = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(ROOT),
+                  "-c", str(ROOT / "pyproject.toml")]
+        status = run([*pytest, *(str(ROOT / t) for t in TESTS)], cwd=work, env=env)
+        checkout = dict(env, PYTHONPATH=str(ROOT))
+        return status or run([*pytest, *(str(ROOT / t) for t in CHECKOUT_TESTS)], cwd=ROOT, env=checkout)
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)

@@ -136,6 +136,22 @@ def test_the_wheel_carries_no_tests_and_what_a_user_needs(wheel):
     assert re.search(r"^Requires-Dist: packaging", wheel.read(meta).decode(), re.M)
 
 
+def package_data_files() -> list[str]:
+    """Each tracked file beside a package's modules that is not a module (its data: what the code
+    opens beside itself, e.g. ``urlwb/oracles/contracts.toml``), READMEs aside."""
+    listed = subprocess.run(["git", "ls-files", "--", "engine", "urlwb", "properties"], cwd=ROOT,
+                            capture_output=True, text=True, check=True).stdout.split()
+    return [rel for rel in listed if not rel.endswith((".py", "README.md"))
+            and (ROOT / rel).with_name("__init__.py").is_file()]
+
+
+def test_the_wheel_carries_every_data_file_beside_a_module(wheel):
+    names = set(wheel.namelist())
+    data = package_data_files()
+    assert "urlwb/oracles/contracts.toml" in data
+    assert [rel for rel in data if rel not in names] == []
+
+
 def test_every_import_of_the_shipped_code_is_declared(wheel):
     assert undeclared(shipped(wheel)) == []
 

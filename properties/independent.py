@@ -548,7 +548,13 @@ IDNA2008_BIDI_PER_LABEL = (
 
 @functools.cache
 def _unicode_versions_differ(text: str) -> bool:
-    return any(assigned_after_unicodedata(c) for c in text)
+    """Whether ``text`` holds, as it is or in an A-label's decoding, a code point the engine's
+    UTS46 table (``engine.idna.UTS46_VERSION``) allows and Python's ``unicodedata`` leaves unassigned.
+    Such a code point is unassigned, so disallowed, in ada 4's older UTS46 data too: in a domain
+    that is not all ASCII, "xn--x30s" (U+3DE4C) makes ada's ToASCII fail and the engine's pass,
+    a difference of Unicode versions, not of algorithms (fuzz_idna, ClusterFuzzLite, 2026-12-02)."""
+    return any(assigned_after_unicodedata(c)
+               for label in _LABEL_SEPARATORS.split(text) for c in label + _u_label(label))
 
 
 def _ada_to_ascii(domain: str) -> str | Failed:

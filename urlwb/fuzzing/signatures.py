@@ -8,8 +8,9 @@ signature equals the one computed now.
 
 A signature is
 
-- ``invariant:<check_name>:<site>`` for an AssertionError raised in ``properties/invariants/``
-  or ``properties/reference.py``:
+- ``invariant:<check_name>:<site>`` for an AssertionError raised in ``properties/invariants/``,
+  ``properties/reference.py`` or ``properties/independent.py`` (the checks against other
+  implementations, which would otherwise all sign as the ``fail`` helper's frame):
   the innermost public ``check_*`` function and a short hash of the failing line there (the
   ``fail(...)`` call), stable when other lines of the file move;
 - ``exception:<Type>@<file>:<function>`` for any other exception: its type and the innermost
@@ -48,7 +49,7 @@ _MARKERS = re.compile(r"^[\s^~]*$")
 #: faulthandler.register(..., all_threads=False) and dump_traceback_later print it).
 _DUMP_HEADER = re.compile(r"(?:(?:Current thread|Thread) 0x[0-9a-f]+|Stack) \(most recent call first\):")
 #: Where the invariants live: the check_* functions shared by fuzzers and properties.
-INVARIANT_MODULES = ("properties/invariants/", "properties/reference.py")
+INVARIANT_MODULES = ("properties/invariants/", "properties/reference.py", "properties/independent.py")
 
 
 @dataclasses.dataclass

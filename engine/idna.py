@@ -132,6 +132,25 @@ def assigned_after_unicodedata(c: str) -> bool:
     return unicodedata.category(c) == "Cn" and _map_code_point(c) is not None
 
 
+def assigned_after_unicodedata_in(text: str) -> bool:
+    """Whether :func:`assigned_after_unicodedata` holds for a code point of ``text``, written out
+    or in an A-label (``xn--`` then Punycode, which decodes). Such a code point is unassigned in
+    Unicode versions older than the mapping table's, where UTS #46 disallows it: "xn--x30s" is
+    U+3DE4C, valid in the engine's table and a ToASCII error in ada 4.0's (in a domain that is not
+    all ASCII, whose labels all go through ToASCII)."""
+    if any(assigned_after_unicodedata(c) for c in text):
+        return True
+    for label in re.split("[^0-9A-Za-z-]", text):
+        if label[:4].lower() == "xn--":
+            try:
+                decoded = punycode_decode(label[4:].lower())
+            except ValueError:
+                continue
+            if any(assigned_after_unicodedata(c) for c in decoded):
+                return True
+    return False
+
+
 # The tables below are used through ``str.translate``, so that a domain is mapped, and its Bidi
 # classes read, by one C loop instead of a Python one per code point. Each is filled on first use
 # of a code point (``__missing__``), up to a bound; past it, entries are computed and not kept.

@@ -32,7 +32,7 @@ from importlib import resources
 
 import engine
 from engine.encoding import encode_or_fail
-from engine.idna import assigned_after_unicodedata
+from engine.idna import assigned_after_unicodedata, assigned_after_unicodedata_in
 from engine.punycode import punycode_decode, punycode_encode
 from properties.invariants import (apply_search_params_op, spec_percent_encode_set_contains,
                                    to_usv)
@@ -548,13 +548,10 @@ IDNA2008_BIDI_PER_LABEL = (
 
 @functools.cache
 def _unicode_versions_differ(text: str) -> bool:
-    """Whether ``text`` holds, as it is or in an A-label's decoding, a code point the engine's
-    UTS46 table (``engine.idna.UTS46_VERSION``) allows and Python's ``unicodedata`` leaves unassigned.
-    Such a code point is unassigned, so disallowed, in ada 4's older UTS46 data too: in a domain
-    that is not all ASCII, "xn--x30s" (U+3DE4C) makes ada's ToASCII fail and the engine's pass,
-    a difference of Unicode versions, not of algorithms (fuzz_idna, ClusterFuzzLite, 2026-12-02)."""
-    return any(assigned_after_unicodedata(c)
-               for label in _LABEL_SEPARATORS.split(text) for c in label + _u_label(label))
+    """Newer code points than Python's ``unicodedata`` knows, written out or in an A-label
+    (:func:`engine.idna.assigned_after_unicodedata_in`): disallowed in ada 4's older UTS46 data
+    ("π.xn--x30s", fuzz_idna on ClusterFuzzLite, 2026-12-02), a difference of Unicode versions."""
+    return assigned_after_unicodedata_in(text)
 
 
 def _ada_to_ascii(domain: str) -> str | Failed:

@@ -150,6 +150,17 @@ def test_known_deviations_are_tagged_for_their_parser_only():
     assert classify.known_deviation("ada_url", right, peer, "https://xn--/") is None
 
 
+def test_a_peer_with_older_unicode_data_is_a_known_deviation_written_out_or_as_punycode():
+    # fuzz_idna's ClusterFuzzLite finding: U+3DE4C ("xn--x30s") is valid in the engine's UTS46
+    # table (Unicode 18) and unassigned in ada 4.0's and Chromium's
+    right = rec(href="http://xn--1xa.xn--x30s/", host="xn--1xa.xn--x30s")
+    for spelling in ("http://\u03c0.xn--x30s/", "http://\u03c0.\U0003de4c/"):
+        assert "older than the engine's" in classify.known_deviation("ada_url", right, FAILURE, spelling)
+    # a code point every Unicode version here has, and an xn-- label that does not decode: none
+    assert classify.known_deviation("ada_url", right, FAILURE, "http://\u03c0.xn--wgv/") is None
+    assert classify.known_deviation("ada_url", right, FAILURE, "http://\u03c0.xn--a-/") is None
+
+
 def test_every_class_has_a_title_and_the_order_starts_with_the_severe_ones():
     assert classify.CLASS_IDS[:4] == ["oracle-crashed", "oracle-hung", "host-origin", "accept-reject"]
     assert len(set(classify.CLASS_IDS)) == len(classify.CLASSES)

@@ -28,7 +28,7 @@ import unicodedata
 from typing import NamedTuple
 
 import engine
-from engine.idna import assigned_after_unicodedata
+from engine.idna import assigned_after_unicodedata, assigned_after_unicodedata_in
 from urlwb import oracles
 from urlwb.oracles import SPECIAL_SCHEMES, Record
 
@@ -385,6 +385,18 @@ def _engine_unicode_version(right: Record, peer: Record, input: str, base: str |
         assigned_after_unicodedata(c) for c in input)
 
 
+def _peer_unicode_version(right: Record, peer: Record, input: str, base: str | None) -> bool:
+    # The peer's UTS46 data is older than the engine's (Unicode 18.0.0, idna 3.20's table): a
+    # code point assigned since is unassigned there, so disallowed, and a host holding it, written
+    # out or as an A-label in a domain that is not all ASCII, fails there alone ('http://π.xn--x30s/').
+    return right.ok and peer.failure and assigned_after_unicodedata_in(input)
+
+
+_PEER_UNICODE_VERSION = (
+    f"the peer's UTS46 data is older than the engine's (Unicode {engine.idna.UTS46_VERSION}): a code point "
+    "assigned since, written out or in an A-label, is disallowed there, so the host fails there alone")
+
+
 _ENGINE_UNICODE_VERSION = (
     "the engine's, not the peer's: the engine's Bidi classes come from Python's unicodedata "
     f"(Unicode {unicodedata.unidata_version}), older than its UTS46 table, so a Bidi domain name "
@@ -425,7 +437,10 @@ KNOWN_DEVIATIONS = [
      "whatwg-url 16.0.1 writes U+FFFD after a supplementary code point in userinfo "
      "(WPT 'http://\U0001F600x@host/'): a bug of that release"),
 ] + [(name, _engine_unicode_version, _ENGINE_UNICODE_VERSION)
-     for name in ("ada_url", "upa_url", "pywhatwgurl", "node", "whatwg-url")]
+     for name in ("ada_url", "upa_url", "pywhatwgurl", "node", "whatwg-url")
+     ] + [(name, _peer_unicode_version, _PEER_UNICODE_VERSION)
+          for name in ("ada_url", "node", "whatwg-url", "chromium", "firefox", "okhttp",
+                       "spring-uricomponents-whatwg", "perl-uri", "node-legacy-url")]
 
 
 @functools.cache

@@ -33,7 +33,7 @@ DECLARED_ELSEWHERE = {
 #: a maintainer's tool that runs from a checkout (it puts the repository root on sys.path)
 FROM_A_CHECKOUT = {("urlwb/oracles/browsers/survey.py", "tests")}
 #: modules loaded by a host that brings the import: pytest loads its plugins
-HOSTED = {("urlwb/strategies/pytest_plugin.py", "pytest")}
+HOSTED = {("urlwb/pytest_plugin.py", "pytest")}
 
 
 def norm(name: str) -> str:
@@ -131,7 +131,7 @@ def test_the_wheel_carries_no_tests_and_what_a_user_needs(wheel):
         assert needed in names, needed
     (entry,) = [n for n in names if n.endswith(".dist-info/entry_points.txt")]
     text = wheel.read(entry).decode()
-    assert re.search(r"\[pytest11\]\s*\nurlwb = urlwb\.strategies\.pytest_plugin", text)
+    assert re.search(r"\[pytest11\]\s*\nurlwb = urlwb\.pytest_plugin", text)
     (meta,) = [n for n in names if n.endswith(".dist-info/METADATA")]
     assert re.search(r"^Requires-Dist: packaging", wheel.read(meta).decode(), re.M)
 

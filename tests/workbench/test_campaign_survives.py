@@ -45,7 +45,7 @@ def test_a_planted_type_error_does_not_stop_the_campaign(tmp_path):
     env.pop("URLWB_CORPUS", None)
     entry = "import sys; from urlwb.cli import main; sys.exit(main(sys.argv[1:]))"
     proc = subprocess.run(
-        [sys.executable, "-c", entry, "campaign", "host", "--minutes", "0.6",
+        [sys.executable, "-c", entry, "campaign", "host", "--minutes", "0.4",
          "--no-coverage", "--no-growth", "--minimize-seconds", "4", "--out", str(tmp_path / "reports")],
         cwd=copy, env=env, capture_output=True, text=True, timeout=400)
     assert "Traceback" not in proc.stderr.replace("traceback", ""), proc.stderr[-3000:]

@@ -61,6 +61,16 @@ def test_go_bracketed_hostname_must_be_rejected_by_rfc_3986():
     assert "RFC 3986 §4.1" in c.clause and "go.dev/issue/75678" in c.clause
 
 
+def test_a_fix_that_rejects_is_held_as_a_rejection_whatever_the_grammar_admits():
+    # httpcore5's HTTPCORE-756 (RFC 9110: an http URI with an empty host is invalid): HttpClient
+    # 5.0 read "HTTP:/", the fixing release rejects it; RFC 3986's grammar alone admits it. The
+    # suite asserted the old reading (components) until 2026-12-02, and failed on 5.6.5.
+    c = _case("apache-httpclient5", ROOT / "corpus" / "history" / "apache-httpclient5"
+              / "2c1cb9c27f16bbd1b09594241e0ee9a0f2dc311f.json")
+    assert (c.input, c.expect) == ("HTTP:/", "reject")
+    assert "fixing release (httpclient5 5.6.5, httpcore5 5.4.4) rejects it" in c.clause and "issues/423" in c.clause
+
+
 def test_spring_userinfo_bracket_is_read_as_appendix_b_splits_it():
     c = _case("spring-uricomponents", ADVISORIES)
     assert c.expect == "components"

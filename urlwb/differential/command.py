@@ -122,15 +122,16 @@ GENERATED_CAP = 10_000
 
 
 def campaign_round(out_dir: pathlib.Path, seconds: float, seed: int = 0,
-                   floor: int = GENERATED_FLOOR) -> dict:
+                   floor: int = GENERATED_FLOOR, names: list[str] | None = None) -> dict:
     """The campaign's differential round: every WPT input, the ``differential`` fuzz target's
     corpus (seed, regress, and the working corpus the round grew: what coverage-guided fuzzing
     found reaches the oracles outside the process here, in batches), then generated inputs from
     ``seed``: as many as ``seconds`` allow (cost estimated from a WPT probe), never fewer than
     ``floor`` (GENERATED_FLOOR) nor more than GENERATED_CAP, across every available parser, the user's own
-    included. Returns {"markdown", "summary"} (the summary names the seed and the count, so that
+    included (``names``: these parsers instead). Returns {"markdown", "summary"} (the summary names the seed and the count, so that
     a round can be repeated) and writes them into ``out_dir/diff/``."""
     t0 = time.perf_counter()
+    names = names or _all_names()
     wpt = [(i, b, "wpt") for i, b in generate.wpt_cases()]
     seen = {(i, b) for i, b, _ in wpt}
     corpus = []
@@ -138,14 +139,14 @@ def campaign_round(out_dir: pathlib.Path, seconds: float, seed: int = 0,
         if (i, b) not in seen:
             seen.add((i, b))
             corpus.append((i, b, "corpus:differential"))
-    probe = diff(wpt[:200], _all_names(), hosts=False, reparse=False)
+    probe = diff(wpt[:200], names, hosts=False, reparse=False)
     per_input = max(1e-6, probe.seconds / max(1, len(probe.items)))
     budget = seconds - (time.perf_counter() - t0) - per_input * (len(wpt) + len(corpus)) * 1.5
     n = int(max(floor, min(GENERATED_CAP, budget / (per_input * 1.5))))
     gen = [(i, b, "generated") for i, b in generate.generate(n, seed=seed) if (i, b) not in seen]
     print(f"  {len(wpt):,} WPT inputs, {len(corpus):,} from the differential corpus, "
           f"{len(gen):,} generated (generate({n}, seed={seed}))", flush=True)
-    res = diff(wpt + corpus + gen, _all_names(), reparse=True, hosts=True)
+    res = diff(wpt + corpus + gen, names, reparse=True, hosts=True)
     note = (f"Inputs: {len(wpt):,} WPT, {len(corpus):,} from the differential corpus, "
             f"{len(gen):,} generated from seed {seed} (`urlwb campaign --seed {seed}` repeats them).")
     paths = write_report(res, pathlib.Path(out_dir) / "diff", "Differential round", note)

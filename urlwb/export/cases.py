@@ -206,6 +206,13 @@ def _fixed_release_reads(meta: dict) -> bool:
     return isinstance(records.get(meta.get("new")), dict)
 
 
+def _fixed_release_rejects(meta: dict) -> bool:
+    """True when a history entry's fixing release (``new``) rejected the input: the maintainers'
+    fix is the rejection (httpcore5's HTTPCORE-756: an http URI with an empty host, RFC 9110)."""
+    records = meta.get("records") or {}
+    return bool(meta.get("new")) and meta["new"] in records and records[meta["new"]] is None
+
+
 def case_of(parser: str, where: str, meta: dict, judge: Judge) -> Case | Skipped:
     """The test one finding becomes, or why it becomes none (module docstring)."""
     from urlwb.oracles import contracts
@@ -238,6 +245,12 @@ def case_of(parser: str, where: str, meta: dict, judge: Judge) -> Case | Skipped
               if within else "")
     cause = str(verdict.get("cause") or "")
     names = CAUSE_COMPONENTS.get(cause) or CAUSE_COMPONENTS.get(rule.rpartition("/")[2]) or ("host", "path")
+    if fixed and _fixed_release_rejects(meta):
+        # the maintainers' fix is to reject it, by their own rules over the RFC's grammar (which
+        # may admit it): the test holds the fix, whatever the grammar alone says
+        clause = f"{base_name(parser)}'s maintainers' fix: the fixing release ({meta.get('new_version') or meta['new']}) rejects it"
+        return Case(name, text, expect="reject", clause="; ".join(x for x in (timing, clause) if x)
+                    + why_fixed, within=within, **common)
     if spec in RFCS:
         from urlwb.verdicts.judge import REFERENCE_CLAUSES, _rfc_clause
         checked, judged = rfc3986.check(text, spec), text

@@ -38,6 +38,26 @@ DEFAULT_VERSIONS = {"okhttp": "4.12.0", "spring-uricomponents": "5.3.39", "apach
 
 _CLASS = {"okhttp": "OkHttp", "spring-uricomponents": "SpringUriComponents", "apache-httpclient5": "HttpClient5"}
 
+#: The normal form of a reading from getters (Spring's UriComponents, HttpClient's URIBuilder):
+#: strings or null, scheme and host lower-cased, an IPv6 host without its brackets, userinfo split
+#: at its first colon, no port as null, no path as "".
+_NORMAL = """
+  static Map<String, String> normal(String scheme, String userInfo, String host, int port, String path, String query,
+                                    String fragment) {
+    Map<String, String> m = new HashMap<>();
+    m.put("scheme", scheme == null ? null : scheme.toLowerCase(Locale.ROOT));
+    m.put("username", userInfo == null ? null : userInfo.split(":", 2)[0]);
+    m.put("password", userInfo == null || !userInfo.contains(":") ? null : userInfo.split(":", 2)[1]);
+    String h = host == null ? null : host.toLowerCase(Locale.ROOT);
+    m.put("host", h != null && h.startsWith("[") && h.endsWith("]") ? h.substring(1, h.length() - 1) : h);
+    m.put("port", port == -1 ? null : String.valueOf(port));
+    m.put("path", path == null ? "" : path);
+    m.put("query", query);
+    m.put("fragment", fragment);
+    return m;
+  }
+"""
+
 _READ = {
     "okhttp": """\
   /** HttpUrl's reading in the normal form (strings or null; scheme and host lower-cased); null: rejected. */
@@ -72,44 +92,25 @@ _READ = {
     } catch (IllegalArgumentException e) {
       return null;   // its documented failure
     }
-    Map<String, String> m = new HashMap<>();
-    m.put("scheme", u.getScheme() == null ? null : u.getScheme().toLowerCase(Locale.ROOT));
-    String userInfo = u.getUserInfo();
-    m.put("username", userInfo == null ? null : userInfo.split(":", 2)[0]);
-    m.put("password", userInfo == null || !userInfo.contains(":") ? null : userInfo.split(":", 2)[1]);
-    String host = u.getHost() == null ? null : u.getHost().toLowerCase(Locale.ROOT);
-    m.put("host", host != null && host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host);
-    m.put("port", u.getPort() == -1 ? null : String.valueOf(u.getPort()));
-    m.put("path", u.getPath() == null ? "" : u.getPath());
-    m.put("query", u.getQuery());
-    m.put("fragment", u.getFragment());
-    return m;
+    return normal(u.getScheme(), u.getUserInfo(), u.getHost(), u.getPort(), u.getPath(), u.getQuery(), u.getFragment());
   }
-""",
+""" + _NORMAL,
     "apache-httpclient5": """\
   /** URIBuilder's reading in the normal form (strings or null; scheme and host lower-cased); null: rejected. */
   static Map<String, String> read(String text, String base) throws Exception {
     if (base != null) throw new UnsupportedOperationException("URIBuilder takes no base URL");
     org.apache.hc.core5.net.URIBuilder u;
+    java.net.URI built;
     try {
       u = new org.apache.hc.core5.net.URIBuilder(text);
+      built = u.build();   // URIBuilder keeps the query as parameters: the raw query is the built URI's
     } catch (java.net.URISyntaxException e) {
-      return null;   // its documented failure
+      return null;   // its documented failure, from parsing or (as the differential's adapter reads it) from build()
     }
-    Map<String, String> m = new HashMap<>();
-    m.put("scheme", u.getScheme() == null ? null : u.getScheme().toLowerCase(Locale.ROOT));
-    String userInfo = u.getUserInfo();
-    m.put("username", userInfo == null ? null : userInfo.split(":", 2)[0]);
-    m.put("password", userInfo == null || !userInfo.contains(":") ? null : userInfo.split(":", 2)[1]);
-    String host = u.getHost() == null ? null : u.getHost().toLowerCase(Locale.ROOT);
-    m.put("host", host != null && host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host);
-    m.put("port", u.getPort() == -1 ? null : String.valueOf(u.getPort()));
-    m.put("path", u.getPath() == null ? "" : u.getPath());
-    m.put("query", u.build().getRawQuery());   // URIBuilder keeps the query as parameters
-    m.put("fragment", u.getFragment());
-    return m;
+    return normal(u.getScheme(), u.getUserInfo(), u.getHost(), u.getPort(), u.getPath(), built.getRawQuery(),
+                  u.getFragment());
   }
-""",
+""" + _NORMAL,
 }
 
 _TEST = """

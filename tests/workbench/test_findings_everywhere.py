@@ -152,21 +152,8 @@ def test_bisect_writes_each_range_that_differs_from_the_standard(tmp_path):
 def test_bisect_command_writes_its_findings_beside_its_report(tmp_path, monkeypatch, capsys):
     """``urlwb bisect`` end to end, its registry and builds planted: release 1.0.0 misreads the
     host (planted_findings.misreads_host), 2.0.0 reads as the Standard (``standard``)."""
-    import dataclasses
-    from urlwb.oracles import manifests
-    from urlwb.oracles.versions import builds, names, registries
-    monkeypatch.setattr(registries, "released", lambda registry, package, pre=False, source=None: ["1.0.0", "2.0.0"])   # npm versions are semver
-
-    def build(pkg, version, rebuild=False, log=None):
-        fn = "misreads_host" if version == "1.0.0" else "standard"
-        spec = manifests.user_spec("planted", f"py:planted_findings:{fn}", "flag")
-        return dataclasses.replace(spec, name=f"whatwg-url@{version}")
-
-    def add(spec):
-        oracles.REGISTRY[spec.name] = oracles.Entry(spec.name, "whatwg", "Python", "urlwb.oracles.protocol",
-                                                    "CallableOracle", spec)
-    monkeypatch.setattr(builds, "build", build)
-    monkeypatch.setattr(names, "add", add)
+    from planted_bisect import plant_bisect
+    plant_bisect(monkeypatch)
     try:
         assert cli.main(["bisect", "whatwg-url", "http://a~q.example/", "--out", str(tmp_path)]) == 0
     finally:

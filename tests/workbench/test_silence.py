@@ -175,23 +175,10 @@ def test_ssrf_inputs_observed_through_a_client(tmp_path, monkeypatch):
 
 
 def _bisect(tmp_path, monkeypatch):
-    """bisect with its registry and builds planted (as test_findings_everywhere's): two releases,
-    each build STEP long."""
-    from urlwb.oracles import manifests
-    from urlwb.oracles.versions import builds, names, registries
-    monkeypatch.setattr(registries, "released", lambda registry, package, pre=False, source=None: ["1.0.0", "2.0.0"])
-
-    def build(pkg, version, rebuild=False, log=None):
-        time.sleep(STEP)
-        fn = "misreads_host" if version == "1.0.0" else "standard"
-        spec = manifests.user_spec("planted", f"py:planted_findings:{fn}", "flag")
-        return dataclasses.replace(spec, name=f"whatwg-url@{version}")
-
-    def add(spec):
-        oracles.REGISTRY[spec.name] = oracles.Entry(spec.name, "whatwg", "Python", "urlwb.oracles.protocol",
-                                                    "CallableOracle", spec)
-    monkeypatch.setattr(builds, "build", build)
-    monkeypatch.setattr(names, "add", add)
+    """bisect with its registry and builds planted (planted_bisect): two releases, each build STEP
+    long."""
+    from planted_bisect import plant_bisect
+    plant_bisect(monkeypatch, delay=STEP)
     return _main("bisect", "whatwg-url", "http://a~q.example/", "--out", tmp_path)
 
 

@@ -199,3 +199,32 @@ def test_a_registry_authority_against_a_base_is_judged_not_raised():
                           path="/c", query=None, fragment=None, href="http://f:b/c")
     v = judge("java-uri", "http://f:b/c", "http://example.org/foo/bar", mine, oracles.FAILURE)
     assert v["kind"] == "hazard" and v["spec"]["name"] == "rfc2396", v
+
+
+def test_the_host_round_s_disagreements_are_findings_judged_by_each_oracle_s_contract(tmp_path):
+    """diff's host round (the host oracles: idna, ipaddress, the PSL libraries, ...) writes its
+    disagreements into the same findings.jsonl: one per oracle, question and class, on the
+    shortest host; a different answer a hazard (each declares its own rules), a crash a bug."""
+    from urlwb.differential import findings
+    from urlwb.differential.run import DiffResult
+    res = DiffResult(items=[("http://long-name.example.co.uk/", None, "wpt"), ("http://a.co.uk/", None, "wpt"),
+                            ("http://0x7f.1/", None, "file")],
+                     parsers=["engine"], reference="engine", versions={"tldextract": "5.4.0"}, skipped={},
+                     records={"engine": [None, None, None]})
+
+    def seen(oracle, question, text, index, engine, answer, cls):
+        res.host_findings.append({"oracle": oracle, "question": question, "text": text, "index": index,
+                                  "engine": engine, "oracle_answer": answer, "cls": cls})
+    seen("tldextract", "public-suffix", "long-name.example.co.uk", 0, "co.uk", "uk", "public-suffix")
+    seen("tldextract", "public-suffix", "a.co.uk", 1, "co.uk", "uk", "public-suffix")
+    seen("ipaddress", "ip", "0x7f.1", 2, "127.0.0.1", "ValueError: boom", "oracle-crashed")
+    path = findings.write_findings(res, tmp_path)
+    by = {r["parser"]: r for r in record.read_findings(path)}
+    assert set(by) == {"tldextract", "ipaddress"}
+    psl = by["tldextract"]
+    assert (psl["input"], psl["url"], psl["question"]) == ("a.co.uk", "http://a.co.uk/", "public-suffix")
+    assert psl["verdict"]["kind"] == "hazard" and psl["verdict"]["spec"]["name"] == "own"
+    assert psl["verdict"]["documented"] == "https://pypi.org/project/tldextract/"
+    assert psl["rule"] == "host-public-suffix/public-suffix" and psl["parser_version"] == "5.4.0"
+    crash = by["ipaddress"]
+    assert crash["verdict"]["kind"] == "bug" and crash["rule"] == "host-oracle-crashed/ip"

@@ -102,9 +102,55 @@ def records(res: DiffResult) -> list[dict]:
     return out
 
 
+#: what a host oracle is asked (urlwb.differential.run.host_round) -> what the engine answers it with
+_HOST_QUESTIONS = {
+    "to-ascii": "https://url.spec.whatwg.org/#concept-domain-to-ascii",
+    "ip": "https://url.spec.whatwg.org/#concept-host-parser",
+    "public-suffix": "https://url.spec.whatwg.org/#host-public-suffix",
+    "registrable-domain": "https://url.spec.whatwg.org/#host-registrable-domain",
+}
+
+
+def host_records(res: DiffResult) -> list[dict]:
+    """The host round's disagreements (:func:`urlwb.differential.run.host_round`): a host oracle
+    (``idna``, ``ipaddress``, the Public Suffix List libraries, Go's, Guava's and Rust's) whose
+    answer about a host the reference read differs from the engine's. One record per oracle,
+    question and class, on the shortest host. Judged by the oracle's own contract
+    (``contracts.toml`` ``[hosts.*]``, each of which declares its own rules): an exception its
+    API does not document is a bug; a different answer a hazard, as its rules are not the
+    Standard's (IDNA2008 where the Standard maps by UTS #46, a list of another date)."""
+    if res.reference is None:
+        return []
+    keep: dict[str, dict] = {}
+    for h in res.host_findings:
+        sig = f"host-{h['cls']}/{h['question']}:engine~{h['oracle']}"
+        old = keep.get(sig)
+        if old is None or (len(h["text"]), h["text"]) < (len(old["text"]), old["text"]):
+            keep[sig] = h
+    out = []
+    for sig, h in sorted(keep.items()):
+        name, question = h["oracle"], h["question"]
+        c = contracts.describe(name).contract
+        crashed = h["cls"] == "oracle-crashed"
+        clause = ("any contract: no exception its API does not document" if crashed
+                  else f"{name}'s own contract: {c.says}"[:500])
+        verdict = record.verdict("bug" if crashed else "hazard", "own", clause, h["cls"],
+                                 documented=c.docs,
+                                 reason=f"{name} answers {question}({h['text']!r}) with {h['oracle_answer']!r}; "
+                                        f"the engine ({_HOST_QUESTIONS.get(question, question)}) with {h['engine']!r}")
+        url, base, source = res.items[h["index"]]
+        out.append(record.make_finding(
+            input=_cut(h["text"]), base=None, parser=name, signature=sig, rule=record.rule("host-" + h["cls"], question),
+            verdict=verdict, parser_version=res.versions.get(name),
+            summary=f"{question}: {name} answers {str(h['oracle_answer'])[:200]}; the engine {str(h['engine'])[:200]}",
+            family="other", observed=str(h["oracle_answer"])[:2000], expected=str(h["engine"])[:2000],
+            reference="engine", source=source, question=question, url=_cut(url)))
+    return out
+
+
 def write_findings(res: DiffResult, out):
-    """``out/findings.jsonl`` of ``res``; its path."""
-    return record.write_findings(out, records(res))
+    """``out/findings.jsonl`` of ``res`` (the URL parsers' findings and the host round's); its path."""
+    return record.write_findings(out, records(res) + host_records(res))
 
 
 def tally(path) -> str:

@@ -79,6 +79,44 @@ def test_every_listener_and_client_is_inside_the_sealed_namespace():
         leaky.close()
 
 
+def test_without_a_namespace_only_what_the_model_reads_as_loopback_is_fetched(monkeypatch):
+    """The fallback where no namespace can be made: the clients run on the host's network, so an
+    input is fetched only when the model says the client stays on loopback (a user's
+    169.254.169.254 is real there); the run says so in one line. Planted: namespaces refused."""
+    from urlwb.ssrf.observe import run
+    port = _free_port()
+    inputs = [f"http://127.0.0.1:{port}/", f"http://10.0.0.1:{port}/", f"http://0x7f.1:{port}/",
+              f"http://evil.example:{port}/"]
+    loaded, _ = oracles.load(["urllib"])
+    try:
+        records = loaded["urllib"].parse_many([(s, None) for s in inputs])
+    finally:
+        oracles.close_all(loaded)
+    gate = run.loopback_gate({"urllib": {s: fetchers.destination("urllib", r) for s, r in zip(inputs, records)}})
+    assert gate("python-urllib", inputs[0]) is None
+    assert "reads it as 10.0.0.1" in gate("python-urllib", inputs[1])
+    assert gate("python-urllib", inputs[2]) is None      # getaddrinfo reads 0x7f.1 as 127.0.0.1
+    assert "no address" in gate("python-urllib", inputs[3])   # a name: DNS is not cut off there
+    assert "no model" in gate("httpx", inputs[0])
+    # planted: namespaces refused, to the observer and to the sandbox its clients start in (which
+    # then runs them on the host's network, as where the kernel refuses CLONE_NEWNET)
+    from urlwb import sandbox
+    monkeypatch.setattr(network, "available", lambda: "planted: namespaces refused")
+    monkeypatch.setitem(sandbox._machine(), "namespace", "planted: namespaces refused")
+    honest = {"planted-honest": _planted("honest")}   # dials what urlsplit reads, as python-urllib
+    as_urllib = lambda client, input: gate("python-urllib", input)   # noqa: E731
+    lines: list[str] = []
+    obs = observe.observe(inputs[:2], specs=honest, gate=as_urllib, progress=lines.append)
+    seen = {s.input: s for s in obs.seen}
+    assert not obs.sealed and lines == [network.unavailable_line("planted: namespaces refused")]
+    assert seen[inputs[0]].direct.reached == f"127.0.0.1:{port}"
+    assert seen[inputs[1]].direct.reached is None and seen[inputs[1]].direct.note.startswith("not fetched")
+    assert seen[inputs[1]].redirect is None
+    # without a gate nothing is fetched on the host's network
+    obs = observe.observe(inputs[:1], specs=honest, progress=lines.append)
+    assert obs.seen[0].direct.reached is None and obs.seen[0].direct.note == observe.UNGATED
+
+
 def test_only_observation_catches_a_client_that_connects_elsewhere():
     inputs = ["http://safe.example/", "http://10.0.0.1/"]
     obs = observe.observe(inputs, specs={"planted-lying": _planted("lying"), "planted-honest": _planted("honest")})

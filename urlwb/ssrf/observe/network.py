@@ -55,7 +55,8 @@ def available() -> str | None:
 
 def unavailable_line(why: str) -> str:
     return (f"urlwb ssrf: no network namespace ({why}): clients observed on the host's loopback only "
-            "(127.0.0.1 and ::1; 10.0.0.1, 169.254.169.254 and fd00::1 not carried, DNS not cut off)")
+            "(127.0.0.1 and ::1; 10.0.0.1, 169.254.169.254 and fd00::1 not carried, DNS not cut off): "
+            "an input is fetched only where the model reads it as loopback")
 
 
 def ports_of(inputs: list[str]) -> list[int]:

@@ -119,8 +119,13 @@ def _fetch(client: clients_mod.Client, net: network.Network, url: str, redirecte
     return f
 
 
+#: why an input is not fetched on the host's network when no gate says otherwise
+UNGATED = "not fetched: no network namespace, and nothing to say this client stays on loopback"
+
+
 def _one_client(spec, inputs: list[str], ports: list[int], sealed: bool, redirects: bool,
-                tick: Callable[[], None], notes: set[str]) -> tuple[list[Seen], str, int]:
+                tick: Callable[[], None], notes: set[str],
+                gate: Callable[[str, str], str | None] | None = None) -> tuple[list[Seen], str, int]:
     net = network.Network(ports, sealed)
     if net.note:
         notes.add(net.note)
@@ -132,6 +137,13 @@ def _one_client(spec, inputs: list[str], ports: list[int], sealed: bool, redirec
         try:
             out = []
             for s in inputs:
+                # on the host's network (no namespace) only what stays on loopback is fetched:
+                # anything else would leave the machine (a user's 169.254.169.254 is real there)
+                held = None if sealed else (gate(spec.name, s) if gate is not None else UNGATED)
+                if held:
+                    out.append(Seen(s, spec.name, Fetch(note=held)))
+                    tick()
+                    continue
                 direct = _fetch(client, net, s, False)
                 red = None
                 if redirects:
@@ -149,10 +161,16 @@ def _one_client(spec, inputs: list[str], ports: list[int], sealed: bool, redirec
 
 
 def observe(inputs: list[str], names: list[str] | None = None, *, redirects: bool = True,
-            progress: Callable[[str], None] = print, specs: dict | None = None) -> Observed:
+            progress: Callable[[str], None] = print, specs: dict | None = None,
+            gate: Callable[[str, str], str | None] | None = None) -> Observed:
     """Every input through every client of ``names`` (default: every declared one that can
     start), each in a sealed network of its own; ``progress`` gets the one line saying the
-    network is the host's (k of N goes through :mod:`urlwb.progress`)."""
+    network is the host's (k of N goes through :mod:`urlwb.progress`).
+
+    Where no namespace can be made, the clients run on the host's network, which the loopback
+    listeners do not seal: an input is fetched there only when ``gate(client, input)`` returns
+    None (:func:`urlwb.ssrf.observe.run.loopback_gate`: the model reads it as a loopback
+    address); otherwise, or without a gate, its observation is the note why it was not fetched."""
     declared = specs if specs is not None else clients_mod.declared()
     if names:
         unknown = [n for n in names if n not in declared]
@@ -184,7 +202,7 @@ def observe(inputs: list[str], names: list[str] | None = None, *, redirects: boo
     with progress_mod.task(f"observing {len(inputs):,} inputs through {len(ready)} clients",
                            total=len(inputs) * len(ready)) as bar, \
             concurrent.futures.ThreadPoolExecutor(max_workers=WORKERS) as pool:
-        futures = {pool.submit(_one_client, spec, inputs, ports, sealed, redirects, bar.advance, notes): n
+        futures = {pool.submit(_one_client, spec, inputs, ports, sealed, redirects, bar.advance, notes, gate): n
                    for n, spec in ready.items()}
         for fut in concurrent.futures.as_completed(futures):
             n = futures[fut]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import pathlib
 import shlex
+from collections.abc import Callable
 
 from urlwb import corpus_store, progress
 from urlwb.errors import UsageError
@@ -63,6 +64,24 @@ def model_parsers(names: list[str] | None) -> list[str]:
     return list(dict.fromkeys(p for c in chosen if (p := model.MODEL_OF.get(c))))
 
 
+def loopback_gate(dests: dict) -> Callable[[str, str], str | None]:
+    """For a run without a network namespace: a client fetches an input only when the model
+    (its parser's host through its resolver, ``dests[parser][input]``) says it connects to a
+    loopback address (127.0.0.0/8, ::1, or 0.0.0.0 and :: as Linux reads them). Else the reason it
+    was not: a client with no model (httpx), a name (DNS is not cut off there), any other address."""
+    def gate(client: str, input: str) -> str | None:
+        parser = model.MODEL_OF.get(client)
+        if parser is None:
+            return "not fetched: no network namespace, and no model of this client to say it stays on loopback"
+        dest = dests.get(parser, {}).get(input)
+        addr = model.predicted(dest) if dest is not None else None
+        if addr is None or not observe.loopback_address(addr):
+            return (f"not fetched: no network namespace, and the model reads it as {addr or 'no address'} "
+                    "(only loopback is fetched on the host's network)")
+        return None
+    return gate
+
+
 def observe_and_record(inputs: list[str], names: list[str] | None, asker, pol, out: pathlib.Path,
                        versions: dict[str, str], policy_flags: str = "") -> tuple:
     """Observe ``inputs`` through the clients; compare with the model's destinations
@@ -72,8 +91,12 @@ def observe_and_record(inputs: list[str], names: list[str] | None, asker, pol, o
     with progress.heartbeat(f"urlwb ssrf: observing {len(inputs):,} inputs through real clients",
                             after=progress.EVERY):
         asker.ask(inputs)  # cached: what the hunt already asked is not asked again
-        obs = observe.observe(inputs, names, progress=lambda s: print(s, flush=True))
-    by_client = {c: {s.input: s.direct.address for s in obs.seen if s.client == c} for c in obs.clients}
+        obs = observe.observe(inputs, names, progress=lambda s: print(s, flush=True),
+                              gate=loopback_gate(asker.dests))
+    # an input not fetched (no namespace, not loopback by the model) is held to no model
+    by_client = {c: {s.input: s.direct.address for s in obs.seen
+                     if s.client == c and not (s.direct.note or "").startswith("not fetched")}
+                 for c in obs.clients}
     pairs = model.compare(by_client, asker.dests)
     allowed = {v: {s: asker.allows(v, s) for s in inputs} for v in asker.validators}
     own_hosts = {}

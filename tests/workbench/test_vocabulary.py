@@ -230,3 +230,26 @@ def test_minutes_below_zero_is_refused_in_minutes(capsys):
     assert cli.main(["ssrf", "--minutes", "-1"]) == 2
     err = capsys.readouterr().err
     assert "minutes" in err and "-60" not in err and err.count("\n") == 1
+
+
+def test_every_stored_reproduce_command_speaks_the_vocabulary(parser):
+    """The ``command`` a finding carries (``urlwb list`` prints it as the way to reproduce) parses
+    with no deprecated spelling: the 218 ssrf sidecars said ``--validator`` and ``--fetchers``
+    until 2026-12-02."""
+    import glob
+    import json
+    import shlex
+
+    from urlwb import corpus_store
+    bad, checked = [], 0
+    for path in sorted(glob.glob(str(corpus_store.ROOT / "corpus" / "**" / "*.json"), recursive=True)):
+        meta = json.loads(pathlib.Path(path).read_text(encoding="utf-8"))
+        command = meta.get("command") if isinstance(meta, dict) else None
+        if not command or not command.startswith("urlwb "):
+            continue
+        checked += 1
+        got, err = _parse(parser, shlex.split(command)[1:])
+        if got is None or "deprecated" in err:
+            bad.append(f"{path}: {command!r}: {err.strip()[:200]}")
+    assert checked > 200
+    assert bad == [], f"{len(bad)} stored commands: " + "\n".join(bad[:5])

@@ -377,7 +377,7 @@ def user_package(spec):
                          f"installed by the workbench (npm, pypi and maven are)")
     if spec.kind != "url":
         raise UsageError(f"{spec.name}: bisect asks parsers; a validator's releases are asked by "
-                         f"urlwb ssrf --validator {spec.name}@VERSION")
+                         f"urlwb ssrf --oracle {spec.name}@VERSION")
     return Package(spec.name, registry, name, "url")
 
 

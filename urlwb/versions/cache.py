@@ -11,7 +11,7 @@ it resolved, as every Maven build does):
   each shipped parser's builds at its releases (``<parser>/<version>/``), each user package's
   installs (``_packages/<registry>/<package>/<version>/``), and the clients' own caches the
   installs use (``_npm-cache``, ``_pip-cache``, ``_cargo-target``);
-- the validators' cache of ``urlwb ssrf --validator NAME@VERSION`` (``$URLWB_CACHE/validators``,
+- the validators' cache of ``urlwb ssrf --oracle NAME@VERSION`` (``$URLWB_CACHE/validators``,
   else ``~/.cache/urlwb/validators``).
 
 ``--dry-run`` lists each entry with its size and removes nothing. A cache folder that is (or

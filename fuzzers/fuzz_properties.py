@@ -56,13 +56,7 @@ def signatures(data: bytes) -> list[tuple[str, str, str]]:
     if decoded is None:
         found = signing.of_check(check, data)
         return [found] if found else []
-    try:
-        replay.replay(data)
-    except Exception as exc:  # noqa: BLE001 - any failure of the property is what is signed
-        detail = f"{type(exc).__name__}: {exc}".splitlines()[0]
-        kind = "invariant" if isinstance(exc, AssertionError) else "exception"
-        return [(kind, signing.of_property(decoded[0], type(exc).__name__, detail), detail)]
-    return []
+    return signing.of_property_replay(replay.replay, decoded[0], data)
 
 
 def TestOneInput(data: bytes) -> None:

@@ -56,6 +56,22 @@ def test_target_shape(target):
             assert caught in ("engine.Failure", "Failure"), f"{path}: catches {caught}"
 
 
+def test_no_fuzz_target_catches_more_than_a_named_exception():
+    """Every fuzz target (the engine's, fuzz_differential, fuzz_fast_path, fuzz_properties) catches
+    only a named exception type: never Exception, BaseException or a bare except, which would hide
+    what the fuzzer is there to find (fuzz_properties caught Exception to sign a property record
+    until 2026-12-02: urlwb.fuzzing.signatures.of_property_replay does that now)."""
+    broad = []
+    for target, rel in corpus_store.TARGETS.items():
+        for node in ast.walk(ast.parse((ROOT / rel).read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ExceptHandler):
+                caught = ast.unparse(node.type) if node.type else "bare except"
+                if caught in ("Exception", "BaseException", "bare except") or "Exception," in caught:
+                    broad.append(f"{rel}:{node.lineno}: catches {caught}")
+    assert len(corpus_store.TARGETS) >= 15
+    assert broad == []
+
+
 def _env():
     env = dict(os.environ)
     env["PATH"] = os.pathsep.join([os.path.dirname(sys.executable), env.get("PATH", "")])

@@ -166,6 +166,20 @@ def of_check(check: Callable[[bytes], None], data: bytes) -> tuple[str, str, str
     return None
 
 
+def of_property_replay(replay: Callable[[bytes], None], name: str, data: bytes) -> list[tuple[str, str, str]]:
+    """A property record (``properties/replay.py``) replayed in this process: the
+    (kind, signature, detail) of its failure under its property's name (:func:`of_property`), an
+    AssertionError an invariant and anything else an exception; [] when the property holds.
+    Here, not in the fuzz target, so that no fuzz target catches more than ``engine.Failure``."""
+    try:
+        replay(data)
+    except Exception as exc:  # noqa: BLE001 - any failure of the property is what is signed
+        detail = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        kind = "invariant" if isinstance(exc, AssertionError) else "exception"
+        return [(kind, of_property(name, type(exc).__name__, detail), detail)]
+    return []
+
+
 def of_entry(target_module, data: bytes) -> list[tuple[str, str, str]]:
     """Every finding ``data`` shows now through a fuzz target's module (loaded by
     ``corpus_store.load_target``), most severe first; [] when it passes."""

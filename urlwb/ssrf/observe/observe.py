@@ -29,6 +29,10 @@ from urlwb.ssrf.observe import network
 WORKERS = 3
 
 
+#: how the note of an input held back on the host's network begins (:attr:`Fetch.held`)
+NOT_FETCHED = "not fetched: no network namespace, and "
+
+
 @dataclasses.dataclass
 class Fetch:
     """What one fetch came to."""
@@ -40,6 +44,11 @@ class Fetch:
     answer: dict | None = None          # the client's own {"ok", "status" | "error", "message"}
     trouble: clients_mod.Trouble | None = None
     note: str | None = None             # why it was not tried, or the redirector was not reached
+
+    @property
+    def held(self) -> bool:
+        """Not fetched at all (no namespace, and not loopback by the model): no observation."""
+        return (self.note or "").startswith(NOT_FETCHED)
 
     @property
     def address(self) -> str | None:
@@ -120,7 +129,7 @@ def _fetch(client: clients_mod.Client, net: network.Network, url: str, redirecte
 
 
 #: why an input is not fetched on the host's network when no gate says otherwise
-UNGATED = "not fetched: no network namespace, and nothing to say this client stays on loopback"
+UNGATED = NOT_FETCHED + "nothing to say this client stays on loopback"
 
 
 def _one_client(spec, inputs: list[str], ports: list[int], sealed: bool, redirects: bool,

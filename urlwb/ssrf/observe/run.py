@@ -72,11 +72,11 @@ def loopback_gate(dests: dict) -> Callable[[str, str], str | None]:
     def gate(client: str, input: str) -> str | None:
         parser = model.MODEL_OF.get(client)
         if parser is None:
-            return "not fetched: no network namespace, and no model of this client to say it stays on loopback"
+            return observe.NOT_FETCHED + "no model of this client to say it stays on loopback"
         dest = dests.get(parser, {}).get(input)
         addr = model.predicted(dest) if dest is not None else None
         if addr is None or not observe.loopback_address(addr):
-            return (f"not fetched: no network namespace, and the model reads it as {addr or 'no address'} "
+            return (observe.NOT_FETCHED + f"the model reads it as {addr or 'no address'} "
                     "(only loopback is fetched on the host's network)")
         return None
     return gate
@@ -94,8 +94,7 @@ def observe_and_record(inputs: list[str], names: list[str] | None, asker, pol, o
         obs = observe.observe(inputs, names, progress=lambda s: print(s, flush=True),
                               gate=loopback_gate(asker.dests))
     # an input not fetched (no namespace, not loopback by the model) is held to no model
-    by_client = {c: {s.input: s.direct.address for s in obs.seen
-                     if s.client == c and not (s.direct.note or "").startswith("not fetched")}
+    by_client = {c: {s.input: s.direct.address for s in obs.seen if s.client == c and not s.direct.held}
                  for c in obs.clients}
     pairs = model.compare(by_client, asker.dests)
     allowed = {v: {s: asker.allows(v, s) for s in inputs} for v in asker.validators}

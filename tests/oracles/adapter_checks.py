@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from urlwb.oracles import FAILURE, Record
+from urlwb.oracles import FAILURE, Record, manifests
 
 from .adapter_driver import HOSTILE, PROBES, Adapter
 
@@ -126,8 +126,13 @@ def assert_to_ascii(adapter: Adapter, domain: str, ascii_form: str | None) -> No
 def require(folder: str, needs: list[str], check: list[str] | None = None) -> None:
     """Skip the calling test module, with a one-line reason, when a command in ``needs`` is not on
     PATH, a file in ``needs`` (a path relative to ``urlwb/oracles/<folder>``, e.g. a build
-    output) does not exist, or the command ``check`` fails (e.g. a library missing)."""
+    output) does not exist, or the command ``check`` fails (e.g. a library missing); and under
+    ``URLWB_HIDE_BUILT=1`` when only ``make oracles`` makes the folder's adapters ready (the
+    reason manifests.py gives, as tests/workbench/built.py skips)."""
     cwd = ORACLES / folder
+    for spec in manifests.read_folder(cwd / "oracles.toml").specs:
+        if spec.unready and spec.unready.startswith(f"hidden by {manifests.HIDE_ENV}"):
+            pytest.skip(f"{folder}: {spec.unready}", allow_module_level=True)
     for need in needs:
         if "/" in need:
             if not (cwd / need).exists():

@@ -1,22 +1,35 @@
 """No long command is silent for more than ten seconds (issue 30), held at run time.
 
 Each long command is run in this process (``urlwb.cli.main``, or the campaign's round functions)
-on a planted slow part: a parser or validator that sleeps :data:`SLEEP` seconds a call
+on a planted slow part: a parser or validator that sleeps a planted time a call
 (``tests/workbench/planted_slow.py``), or a stage (a build, a distillation, a history, a client's
 observation) planted :data:`STEP` seconds long. Time is scaled down: ``progress.EVERY`` is
 :data:`EVERY` (0.1 s, not 8 s), and stderr notes the time of each line. The longest gap between
-two lines on stderr, from the command's first line to its return, must stay under :data:`BOUND`:
-EVERY, plus a tick of the heartbeat (at most EVERY), plus slack for this shared machine. Each
-test also checks that the planted part made the command long (more than the bound), so that a
-silent stretch would show. The start-up before a command's first line (imports, loading parsers)
-is not scaled: it is held to the issue's ten seconds. ``test_a_silent_command_fails_the_check``
-plants a silence (the command's progress a no-op, ``planted_mute``) and shows the check catches
-it; ``pytest -p planted_mute`` does it to every command here (each check then fails).
+two lines on stderr, from the command's first line to its return, must stay under :data:`BOUND`.
+
+The margins hold on a loaded machine (issue 39: 1.29 s of silence against a bound of 1.2 s failed
+``test_reach`` in a full run on a quiet machine), each a few times the next:
+
+- progress far more often than the bound: EVERY is a twentieth of BOUND;
+- the bound a few times the worst silence seen with two CPU-bound processes beside the test
+  (0.62 s, ``test_ssrf_inputs_observed_through_a_client``): BOUND is 2 s;
+- a planted slow part several times the bound: each command is made to take more than
+  :data:`LONG` (three times BOUND), so that a command that fell silent would be silent for far
+  longer than the bound.
+
+The garbage collector is run and its heap frozen before each command (``gc.freeze``): late in a
+full run the test process holds thousands of tests' objects, and a full collection of them is a
+pause no command can speak through. The start-up before a command's first line (imports,
+loading parsers) is not scaled: it is held to the issue's ten seconds.
+``test_a_silent_command_fails_the_check`` plants a silence (the command's progress a no-op,
+``planted_mute``) and shows the check catches it; ``pytest -p planted_mute`` does it to every
+command here (each check then fails).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import gc
 import io
 import pathlib
 import sys
@@ -24,19 +37,22 @@ import time
 
 import pytest
 
+from built import built
 from urlwb import cli, oracles, progress
 from urlwb.verdicts import judge  # noqa: F401  (its grammar takes seconds to import: not a command's start-up)
 
 #: progress.EVERY while a test runs, seconds (8 s in use)
 EVERY = 0.1
-#: the longest silence allowed: EVERY, a heartbeat's tick (min(1 s, EVERY)), and 1 s of slack (make
-#: test runs two workers on two cores: 0.5 s was measured only at load 1-3)
-BOUND = EVERY + EVERY + 1.0
+#: the longest silence allowed: twenty times EVERY, three times the worst silence measured under a
+#: two-process CPU burn (0.62 s)
+BOUND = 2.0
+#: every command here is planted to take longer than this: three times BOUND
+LONG = 3 * BOUND
 #: seconds each call of the planted slow parser / validator sleeps
 SLEEP = "0.1"
-#: seconds of one planted stretch (a build, a history, a distillation): above BOUND, so that the
-#: stretch, were it silent, fails the check
-STEP = 1.5
+#: seconds of one planted stretch (a build, a history, a distillation): alone longer than LONG; a
+#: command with two stretches gives each half of it
+STEP = LONG + 0.5
 
 
 class _Timed(io.StringIO):
@@ -71,9 +87,14 @@ def _heard(monkeypatch, work, sleep: str = SLEEP) -> Heard:
     monkeypatch.setenv("PLANTED_SLOW_SECONDS", sleep)
     err = _Timed()
     monkeypatch.setattr(sys, "stderr", err)
-    t0 = time.monotonic()
-    result = work()
-    t1 = time.monotonic()
+    gc.collect()
+    gc.freeze()   # the suite's heap so far: no full collection of it pauses the command
+    try:
+        t0 = time.monotonic()
+        result = work()
+        t1 = time.monotonic()
+    finally:
+        gc.unfreeze()
     # from the first line to the return: the work and what follows it (a report written after
     # the last line is a silence too); the start-up before the first line (loading the parsers)
     # is not scaled down and is held to the issue's own ten seconds
@@ -95,7 +116,7 @@ def registered():
         oracles.REGISTRY.pop(name, None)
 
 
-def _held(h: Heard, longer_than: float = BOUND + 0.1) -> None:
+def _held(h: Heard, longer_than: float = LONG) -> None:
     print(f"the longest silence {h.silence:.2f} s in {h.took:.2f} s (start-up {h.startup:.2f} s)")
     assert h.startup < 10.0, (h.startup, h.said[:2000])   # unscaled: the issue's bound
     assert h.took > longer_than, (h.took, h.said[-2000:])   # the planted part made it long
@@ -110,7 +131,7 @@ def _growth(tmp_path):
 
 
 def test_growth(tmp_path, monkeypatch, registered):
-    h = _heard(monkeypatch, _growth(tmp_path), sleep="0.3")   # 6 calls: 1.8 s, longer than BOUND
+    h = _heard(monkeypatch, _growth(tmp_path), sleep="1.1")   # 6 calls: 6.6 s, longer than LONG
     assert h.result in (0, 1), h.said
     _held(h)
 
@@ -163,6 +184,7 @@ def test_ssrf_inputs_observed_through_a_client(tmp_path, monkeypatch):
     why = network.available()
     if why is not None:
         pytest.skip(f"no network namespace here: {why}")
+    built("ipaddress", "python-urllib")
     observe = observing.observe.observe
     monkeypatch.setattr(observing.observe, "observe", lambda *a, **k: (time.sleep(STEP), observe(*a, **k))[1])
     listing = tmp_path / "inputs.txt"
@@ -175,10 +197,10 @@ def test_ssrf_inputs_observed_through_a_client(tmp_path, monkeypatch):
 
 
 def _bisect(tmp_path, monkeypatch):
-    """bisect with its registry and builds planted (planted_bisect): two releases, each build STEP
-    long."""
+    """bisect with its registry and builds planted (planted_bisect): two releases, each build half
+    of STEP long."""
     from planted_bisect import plant_bisect
-    plant_bisect(monkeypatch, delay=STEP)
+    plant_bisect(monkeypatch, delay=STEP / 2)
     return _main("bisect", "whatwg-url", "http://a~q.example/", "--out", tmp_path)
 
 
@@ -191,14 +213,14 @@ def test_bisect(tmp_path, monkeypatch, registered):
 def _hunt(tmp_path, monkeypatch):
     """A short hunt whose fuzzing loop is planted 0.5 s longer (a real fuzzer's run of a few
     seconds ends early on a loaded machine), then its distillation and its reach measurement,
-    each planted STEP long."""
+    each planted half of STEP long."""
     from urlwb.hunt import command
     monkeypatch.setenv("URLWB_WORKDIR", str(tmp_path / "work"))
     monkeypatch.setenv("URLWB_CORPUS", str(tmp_path / "corpus"))
     loop = command.runners.hunt_loop
     monkeypatch.setattr(command.runners, "hunt_loop", lambda *a, **k: (time.sleep(0.5), loop(*a, **k))[1])
-    monkeypatch.setattr(command.distill, "distill", lambda runner: (time.sleep(STEP), [])[1])
-    monkeypatch.setattr(command, "_reach", lambda *a: (time.sleep(STEP), (None, None))[1])
+    monkeypatch.setattr(command.distill, "distill", lambda runner: (time.sleep(STEP / 2), [])[1])
+    monkeypatch.setattr(command, "_reach", lambda *a: (time.sleep(STEP / 2), (None, None))[1])
     return _main("hunt", "planted", "--oracle", "planted=py:planted_parser:parse", "--minutes", "0.02",
                  "--generate", "10", "--no-judge", "--out", tmp_path / "out")
 
@@ -211,7 +233,7 @@ def test_hunt(tmp_path, monkeypatch, registered):
 
 def test_reach(tmp_path, monkeypatch, registered):
     h = _heard(monkeypatch, _main("reach", "--parsers", "slow", "--oracle", "slow=py:planted_slow:parse", "--generate", "10",
-                                  "--out", tmp_path / "out"))
+                                  "--out", tmp_path / "out"), sleep="0.7")
     assert h.result == 0, h.said
     _held(h)
 
@@ -227,7 +249,7 @@ def test_campaign_differential_round(tmp_path, monkeypatch, registered):
     monkeypatch.setattr(generate, "wpt_cases", lambda: [(f"http://w{i}.example/", None) for i in range(2)])
     monkeypatch.setattr(command, "corpus_cases", lambda target: [])
     monkeypatch.setattr(command, "working_cases", lambda target: [])
-    h = _heard(monkeypatch, lambda: command.campaign_round(tmp_path, 1.0, seed=0, floor=1),
+    h = _heard(monkeypatch, lambda: command.campaign_round(tmp_path, STEP, seed=0, floor=1),
                sleep="0.07")
     assert h.result["summary"], h.said
     _held(h)
@@ -237,7 +259,7 @@ def test_campaign_growth_round(tmp_path, monkeypatch, registered):
     from urlwb.growth import command
     oracles.configure(["slow=py:planted_slow:parse"], config=False)
     monkeypatch.setattr(command, "CAMPAIGN_SHARE", 0.5)
-    h = _heard(monkeypatch, lambda: command.growth_round(tmp_path, 1.3, names=["slow"], seed=0,
+    h = _heard(monkeypatch, lambda: command.growth_round(tmp_path, STEP, names=["slow"], seed=0,
                                                          lengths=(100, 200)))
     assert h.result["summary"], h.said
     _held(h)
@@ -255,22 +277,22 @@ def test_a_round_under_guarded_speaks(monkeypatch):
 
 
 def test_oracle_check_all(monkeypatch):
-    """``urlwb oracle check --all``, three of its adapters, each check planted 0.6 s long."""
+    """``urlwb oracle check --all``, three of its adapters, each check planted a third of STEP long."""
     from urlwb.differential import oracle_check
     selected = oracle_check.selected
     monkeypatch.setattr(oracle_check, "selected", lambda args: [s for s in selected(args) if not s.skip][:3])
-    monkeypatch.setattr(oracle_check, "check", lambda spec, log=print: (time.sleep(0.6), [])[1])
+    monkeypatch.setattr(oracle_check, "check", lambda spec, log=print: (time.sleep(STEP / 3), [])[1])
     h = _heard(monkeypatch, _main("oracle", "check", "--all"))
     assert h.result == 0, h.said
     _held(h)
 
 
 def test_export_tests_run(tmp_path, monkeypatch):
-    """``urlwb export tests --run``: two releases, each install and test run planted 0.8 s long."""
+    """``urlwb export tests --run``: two releases, each install and test run planted half of STEP long."""
     from urlwb.export import runner
 
     def run(lang, parser, version, folder, files, log=None):
-        time.sleep(0.8)
+        time.sleep(STEP / 2)
         return runner.Result(f"{parser}@{version}", True, "planted", "")
     monkeypatch.setattr(runner, "run", run)
     finding = (pathlib.Path(__file__).resolve().parents[2] / "corpus" / "history" / "url-parse"
@@ -283,7 +305,7 @@ def test_export_tests_run(tmp_path, monkeypatch):
 
 
 def _cache_clean(tmp_path, monkeypatch):
-    """``urlwb cache clean`` of two planted caches, each sized in 0.8 s."""
+    """``urlwb cache clean`` of two planted caches, each sized in half of STEP."""
     from urlwb.versions import cache
     roots = [tmp_path / "a", tmp_path / "b"]
     for r in roots:
@@ -291,7 +313,7 @@ def _cache_clean(tmp_path, monkeypatch):
         (r / "x" / "1.0.0" / "f").write_text("x")
     monkeypatch.setattr(cache, "roots", lambda: roots)
     size_of = cache.size_of
-    monkeypatch.setattr(cache, "size_of", lambda p: (time.sleep(0.8), size_of(p))[1])
+    monkeypatch.setattr(cache, "size_of", lambda p: (time.sleep(STEP / 2), size_of(p))[1])
     return _main("cache", "clean")
 
 
@@ -312,4 +334,4 @@ def test_a_silent_command_fails_the_check(tmp_path, monkeypatch):
     monkeypatch.setattr(cache.progress, "task", mute)
     h = _heard(monkeypatch, _cache_clean(tmp_path, monkeypatch))
     assert h.result == 0, h.said
-    assert h.silence >= BOUND, (h.silence, h.said)
+    assert h.took > LONG and h.silence >= BOUND, (h.took, h.silence, h.said)

@@ -27,6 +27,7 @@ import pathlib
 import sys
 
 import pytest
+from built import built
 
 from urlwb import corpus_store
 from urlwb.findings import record
@@ -124,6 +125,7 @@ def test_urlwb_ssrf_inputs_judges_a_misclassified_address(tmp_path, capsys):
     IPv4-mapped 10.0.0.1, and node-fetch connects to 10.0.0.1: a bug. ``http://0x7f.1/`` (node
     reads 127.0.0.1, which private-ip denies) gives no finding."""
     from urlwb import cli
+    built("private-ip", "node-fetch")
     listing = tmp_path / "inputs.txt"
     listing.write_text("http://[::ffff:a00:1]/\nhttp://0x7f.1/\n", encoding="utf-8")
     code = cli.main(["ssrf", "--inputs", str(listing), "--oracle", "private-ip", "--clients", "node-fetch",

@@ -34,6 +34,16 @@ VALIDATORS_ROOT = ROOT.parent / "ssrf" / "validators"
 CLIENTS_ROOT = ROOT.parent / "ssrf" / "observe" / "clients"
 #: what the user runs to install and build the shipped adapters
 BUILD_HINT = "run `make oracles`"
+#: set to 1, every shipped adapter that only ``make oracles`` sets up (a folder with a ``build`` or
+#: ``apt`` line, but those ``make setup`` builds itself) reads as not built: the workbench as a clone
+#: sees it before ``make oracles`` ran, on a machine where it did (tests/workbench/test_fresh_clone.py)
+HIDE_ENV = "URLWB_HIDE_BUILT"
+#: the folders ``make setup`` builds (the Makefile's ``node`` target), which a fresh clone has too
+SETUP_BUILDS = (ROOT / "node",)
+#: the commands a new machine of this project's kind has before ``make oracles`` (Go, CPython,
+#: Rust, OpenJDK with Maven, Node with npm, gcc with make: the env skill's machines/polyglot.md)
+NEW_MACHINE_HAS = frozenset({"python3", "go", "cargo", "java", "javac", "mvn", "node", "npm", "cc",
+                             "gcc", "make", "sh", "perl"})
 NAME = re.compile(r"[a-z0-9][a-z0-9_.-]*\Z")
 
 _FOLDER_KEYS = {"language", "requires", "apt", "apt_for", "probe", "build", "family", "oracle"}
@@ -101,6 +111,9 @@ class Spec:
     role: str | None = None
     #: the documentation of its contract (a URL)
     docs: str | None = None
+    #: a shipped one that only ``make oracles`` makes ready: it needs what its folder's ``build``
+    #: makes, a probe of what its ``apt`` installs, or a command its ``apt`` brings
+    made_by_oracles: bool = False
 
     @property
     def skip(self) -> str | None:
@@ -233,6 +246,24 @@ def _missing_output(spec: Spec, needs: list[str]) -> str | None:
     return None
 
 
+def _made_by_oracles(spec: Spec, needs: list[str], build: str | None, apt: list[str]) -> bool:
+    """Whether only ``make oracles`` makes ``spec`` ready on a new machine: it needs an output of
+    its folder's ``build``, a probe checks what its folder's ``apt`` installs, or it requires a
+    command a new machine lacks (:data:`NEW_MACHINE_HAS`)."""
+    if spec.folder in SETUP_BUILDS:
+        return False
+    outputs = bool(needs) or spec.command[0].startswith(str(spec.cwd) + os.sep) or any(
+        a.startswith("build/") for a in spec.command[1:])
+    probes_apt = bool(apt) and any(cmd[0] != sys.executable for cmd in spec.probe)
+    return bool(build and outputs) or probes_apt or any(c not in NEW_MACHINE_HAS for c in spec.requires)
+
+
+def _hidden(folder: pathlib.Path) -> bool:
+    """Whether :data:`HIDE_ENV` hides what ``make oracles`` built in ``folder`` (a shipped one)."""
+    return (os.environ.get(HIDE_ENV) == "1"
+            and any(folder.is_relative_to(r) for r in (ROOT, VALIDATORS_ROOT, CLIENTS_ROOT)))
+
+
 def read_folder(manifest: pathlib.Path) -> Folder:
     """One manifest. A manifest that cannot be read gives a Folder with ``error`` set."""
     folder = manifest.parent
@@ -275,6 +306,10 @@ def read_folder(manifest: pathlib.Path) -> Folder:
                     f", which installs {' '.join(packages)})" if packages else ")")
             else:
                 spec.unready = _missing_output(spec, table.get("needs", []))
+            needs = table.get("needs", [])
+            spec.made_by_oracles = _made_by_oracles(spec, needs, build, apt)
+            if spec.unready is None and spec.made_by_oracles and _hidden(folder):
+                spec.unready = f"hidden by {HIDE_ENV}=1, as on a clone where `make oracles` has not run"
             specs.append(spec)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, ManifestError) as exc:
         msg = str(exc) if isinstance(exc, ManifestError) else f"{where}: {exc}"

@@ -88,7 +88,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         except ImportError as exc:  # a part not built yet, or missing its dependency
             if engine_unavailable() is not None:
                 raise   # the engine's one line (main), not this command's
-            p.set_defaults(_unavailable=f"{name}: unavailable ({exc})")
+            why = str(exc)
+            if isinstance(exc, ModuleNotFoundError) and (exc.name or "").partition(".")[0] not in ("urlwb", "engine", "properties"):
+                # installed for the strategies alone: the command's stack is an extra (pyproject.toml)
+                why += "; the urlwb command needs the workbench extra: pip install 'url-workbench[workbench]'"
+            p.set_defaults(_unavailable=f"{name}: unavailable ({why})")
+            p.add_argument("_rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)   # said instead of a flag error
             continue
         mod.add_arguments(p)
         p.set_defaults(_run=mod.run)

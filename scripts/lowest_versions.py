@@ -63,9 +63,15 @@ CHECKOUT_TESTS = [
 ]
 #: a sitecustomize for the wheel's run: ``engine`` and ``properties`` (and their submodules) are
 #: the installed ``urlwb._engine`` and ``urlwb._properties``, the very module objects
-CHECKOUT_NAMES = '''"""The checkout's names for the wheel's packages (scripts/lowest_versions.py)."""
+CHECKOUT_NAMES = '''"""The checkout's names for the wheel's packages (scripts/lowest_versions.py).
+
+``engine`` and ``properties`` (and their submodules) are the installed ``urlwb._engine`` and
+``urlwb._properties``, the very module objects, unless a real ``engine`` is on sys.path (a
+checkout as the working folder): then that one, as without this file.
+"""
 import importlib
 import importlib.abc
+import importlib.machinery
 import importlib.util
 import sys
 
@@ -90,9 +96,24 @@ class CheckoutNames(importlib.abc.MetaPathFinder):
         top, dot, rest = name.partition(".")
         if top not in MOVED:
             return None
-        moved = MOVED[top] + dot + rest
-        if importlib.util.find_spec(moved) is None:
+        if not dot:
+            real = importlib.machinery.PathFinder.find_spec(name, path)
+            if real is not None and real.origin is not None:   # a module or package of its own
+                return None
+        elif getattr(sys.modules.get(top), "__name__", None) != MOVED[top]:
             return None
+        moved = MOVED[top] + dot + rest
+        try:
+            if importlib.util.find_spec(moved) is None:
+                return None
+        except ModuleNotFoundError:
+            return None
+        importlib.import_module(moved)
+        # every submodule already loaded under its wheel name gets its checkout name too, so that
+        # importing it again sets no attribute on the package (engine.public_suffix, the function,
+        # would become the module of that name)
+        for loaded in [m for m in sys.modules if m.startswith(MOVED[top] + ".")]:
+            sys.modules.setdefault(top + loaded[len(MOVED[top]):], sys.modules[loaded])
         return importlib.util.spec_from_loader(name, _Same(moved))
 
 

@@ -13,7 +13,7 @@ NODE_DIR := urlwb/oracles/node
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test,oracles,mutants,cfl]'
+	$(BIN)/python -m pip install -q -e '.[workbench,test,oracles,mutants,cfl]'
 	@touch $(STAMP)
 
 setup: $(STAMP) node

@@ -7,8 +7,11 @@ cd "${PROJECT_DIR:-$SRC/url-workbench}"
 
 # With the oracles extra: the targets check the engine against ada_url, idna and
 # publicsuffixlist (properties/independent.py); a peer that cannot be imported is one line on
-# stderr as a target starts, and its checks are off.
-pip3 install ".[oracles]"
+# stderr as a target starts, and its checks are off. The workbench extra: what urlwb's modules
+# import. The targets import the checkout's names (engine, properties, urlwb), which an installed
+# wheel keeps under urlwb (urlwb._engine: setup.py), so the project itself comes from the folder.
+pip3 install ".[workbench,oracles]"
+export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
 
 # URLWB_FUZZERS picks some targets (the tests build one); by default every fuzzers/fuzz_*.py.
 for fuzzer in ${URLWB_FUZZERS:-fuzzers/fuzz_*.py}; do

@@ -61,13 +61,73 @@ CHECKOUT_TESTS = [
     "tests/workbench/test_fuzzers.py::test_runs_as_oss_fuzz_runs_it[url]",
     "tests/workbench/test_fuzzers.py::test_runs_as_oss_fuzz_runs_it[idna]",
 ]
+#: a sitecustomize for the wheel's run: ``engine`` and ``properties`` (and their submodules) are
+#: the installed ``urlwb._engine`` and ``urlwb._properties``, the very module objects
+CHECKOUT_NAMES = '''"""The checkout's names for the wheel's packages (scripts/lowest_versions.py).
+
+``engine`` and ``properties`` (and their submodules) are the installed ``urlwb._engine`` and
+``urlwb._properties``, the very module objects, unless a real ``engine`` is on sys.path (a
+checkout as the working folder): then that one, as without this file.
+"""
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import sys
+
+MOVED = {"engine": "urlwb._engine", "properties": "urlwb._properties"}
+
+
+class _Same(importlib.abc.Loader):
+    def __init__(self, target):
+        self.target = target
+
+    def create_module(self, spec):
+        module = importlib.import_module(self.target)
+        self.spec = module.__spec__   # the import system sets the alias's spec on it next
+        return module
+
+    def exec_module(self, module):
+        module.__spec__ = self.spec
+
+
+class CheckoutNames(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        top, dot, rest = name.partition(".")
+        if top not in MOVED:
+            return None
+        if not dot:
+            real = importlib.machinery.PathFinder.find_spec(name, path)
+            if real is not None and real.origin is not None:   # a module or package of its own
+                return None
+        elif getattr(sys.modules.get(top), "__name__", None) != MOVED[top]:
+            return None
+        moved = MOVED[top] + dot + rest
+        try:
+            if importlib.util.find_spec(moved) is None:
+                return None
+        except ModuleNotFoundError:
+            return None
+        importlib.import_module(moved)
+        # every submodule already loaded under its wheel name gets its checkout name too, so that
+        # importing it again sets no attribute on the package (engine.public_suffix, the function,
+        # would become the module of that name)
+        for loaded in [m for m in sys.modules if m.startswith(MOVED[top] + ".")]:
+            sys.modules.setdefault(top + loaded[len(MOVED[top]):], sys.modules[loaded])
+        return importlib.util.spec_from_loader(name, _Same(moved))
+
+
+sys.meta_path.insert(0, CheckoutNames())
+'''
 _LOWER_BOUND = re.compile(r"([A-Za-z0-9][A-Za-z0-9._-]*)\s*>=\s*([0-9][0-9A-Za-z.]*)")
 
 
 def lowest_pins(pyproject: dict) -> list[str]:
-    """``name==version`` for each runtime dependency and for pytest, at its ``>=`` bound."""
+    """``name==version`` for each runtime dependency (``dependencies`` and the ``workbench``
+    extra) and for pytest, at its ``>=`` bound."""
     project = pyproject["project"]
-    wanted = list(project["dependencies"])
+    # the runtime dependencies: the strategies' own, and the workbench extra (the urlwb command's)
+    wanted = list(project["dependencies"]) + list(project["optional-dependencies"].get("workbench", []))
     # pytest itself, not its plugins (the lowest-versions run is one process, without coverage)
     wanted += [r for r in project["optional-dependencies"]["test"]
                if re.match(r"pytest\s*(>=|$)", r.strip())]
@@ -118,10 +178,17 @@ def main(argv: list[str] | None = None) -> int:
             print("lowest_versions: could not install the project", file=sys.stderr)
             return 2
         run([python, "-m", "pip", "list", "--disable-pip-version-check", "--format=freeze"])
-        # From a folder outside the checkout: ``import engine`` finds the installed wheel (tests/
-        # holds no package, so pytest puts only tests/ itself on sys.path; its files come first).
+        # From a folder outside the checkout: ``import engine`` finds the installed wheel's
+        # ``urlwb._engine`` (tests/ holds no package, so pytest puts only tests/ itself on
+        # sys.path; its files come first). The tests say ``engine`` and ``properties``, the
+        # checkout's names; the wheel ships them under ``urlwb`` (setup.py), so a sitecustomize
+        # gives them those names: the same module objects, not copies.
+        names = work / "checkout-names"
+        names.mkdir()
+        (names / "sitecustomize.py").write_text(CHECKOUT_NAMES, encoding="utf-8")
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
         env["URLWB_HYPOTHESIS_PROFILE"] = "ci"
+        env["PYTHONPATH"] = str(names)
         where = subprocess.run([python, "-c", "import engine; print(engine.__file__)"], cwd=work, env=env,
                                capture_output=True, text=True)
         print(f"engine under test: {where.stdout.strip() or where.stderr.strip()}", flush=True)

@@ -8,7 +8,9 @@ part never stands in the way of the others. Usage errors exit with status 2 and 
 The engine is the exception: it is the reference every differential compares against and the code
 every fuzz target and property checks, so an engine that cannot be imported stops every command
 (status 2, one line saying why) before anything runs, rather than leaving commands to run without
-it.
+it. ``--help`` runs nothing and imports the engine only where the command's module does: a
+``--help`` imports that module alone and builds no grammar (the RFC judges' grammars are built on
+first use, :mod:`urlwb.verdicts.rfc3986`); ``urlwb bench help`` times each.
 """
 
 from __future__ import annotations
@@ -20,12 +22,15 @@ import sys
 
 from urlwb.errors import UsageError
 
-try:
-    import engine  # noqa: F401  (the reference every command needs)
-except Exception as exc:  # noqa: BLE001 - whatever the engine raised, it cannot be used
-    _ENGINE_UNAVAILABLE: str | None = " ".join(f"{type(exc).__name__}: {exc}".split())
-else:
-    _ENGINE_UNAVAILABLE = None
+
+
+def engine_unavailable() -> str | None:
+    """Why the engine cannot be imported (one line), or None when it can."""
+    try:
+        import engine  # noqa: F401  (the reference every command needs)
+    except Exception as exc:  # noqa: BLE001 - whatever the engine raised, it cannot be used
+        return " ".join(f"{type(exc).__name__}: {exc}".split())
+    return None
 
 #: subcommand -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -81,7 +86,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         try:
             mod = importlib.import_module(module)
         except ImportError as exc:  # a part not built yet, or missing its dependency
-            p.set_defaults(_unavailable=f"{name}: unavailable ({exc})")
+            if engine_unavailable() is not None:
+                raise   # the engine's one line (main), not this command's
+            why = str(exc)
+            if isinstance(exc, ModuleNotFoundError) and (exc.name or "").partition(".")[0] not in ("urlwb", "engine", "properties"):
+                # installed for the strategies alone: the command's stack is an extra (pyproject.toml)
+                why += "; the urlwb command needs the workbench extra: pip install 'url-workbench[workbench]'"
+            p.set_defaults(_unavailable=f"{name}: unavailable ({why})")
+            p.add_argument("_rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)   # said instead of a flag error
             continue
         mod.add_arguments(p)
         p.set_defaults(_run=mod.run)
@@ -97,13 +109,27 @@ def _chosen(argv: list[str]) -> str:
     return ""
 
 
+def _engine_stop() -> int | None:
+    """2, after the one line saying why, when the engine cannot be imported; else None."""
+    why = engine_unavailable()
+    if why is None:
+        return None
+    print(f"urlwb: the engine cannot be imported, and every command needs it ({why})", file=sys.stderr)
+    return 2
+
+
 def main(argv: list[str] | None = None) -> int:
-    if _ENGINE_UNAVAILABLE is not None:
-        print(f"urlwb: the engine cannot be imported, and every command needs it ({_ENGINE_UNAVAILABLE})",
-              file=sys.stderr)
-        return 2
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(only=_chosen(argv))
+    # --help runs no command: it needs no engine (importing it is a third of a --help's time),
+    # unless the command's module imports it, and then a broken engine is the same one line
+    if not {"-h", "--help"} & set(argv) and (stop := _engine_stop()) is not None:
+        return stop
+    try:
+        parser = build_parser(only=_chosen(argv))
+    except Exception:
+        if (stop := _engine_stop()) is not None:
+            return stop
+        raise
     args = parser.parse_args(argv)
     if args.subcommand is None:
         parser.print_help()

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import atheris
-
 
 def decode_text(data: bytes) -> str:
     try:
@@ -33,6 +31,10 @@ def encode_text(s: str) -> bytes:
 
 class Reader:
     def __init__(self, data: bytes):
+        # atheris on first use: its import (20 to 60 ms, its bytecode hooks) is not every
+        # importer's, the differential's generator and a --help among them (docs/performance.md)
+        import atheris
+
         self.fdp = atheris.FuzzedDataProvider(data)
 
     def choice(self, seq: Sequence):

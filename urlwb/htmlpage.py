@@ -11,10 +11,9 @@ paragraph renders.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
-
-from markdown_it import MarkdownIt
 
 CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1200px;color:#222;padding:0 1em}
@@ -25,7 +24,16 @@ td code{word-break:break-all}h2{border-bottom:1px solid #ddd;padding-bottom:2px;
 """
 
 _FIGURE = re.compile(r"<p>&lt;!-- figure:([\w-]+) --&gt;</p>")
-_md = MarkdownIt("commonmark", {"html": False}).enable("table")
+
+
+@functools.cache
+def _md():
+    """The one Markdown renderer, built on first use: ``markdown_it`` is 25 to 45 ms of an
+    import, and every command that may write a report imports this module (a ``--help`` among
+    them: docs/performance.md)."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": False}).enable("table")
 
 
 def cell(text) -> str:
@@ -61,7 +69,7 @@ def page(title: str, markdown: str, figures: dict[str, str] | None = None) -> st
     """A self-contained HTML page of ``markdown`` (rendered by markdown-it-py), with each
     ``figure(name)`` marker replaced by ``figures[name]`` (markers without a figure vanish) and
     each heading below the title given its anchor."""
-    body = _md.render(markdown)
+    body = _md().render(markdown)
     body = _HEADING.sub(lambda m: f'<h{m[1]} id="{slug(m[2])}">{m[2]}</h{m[1]}>', body)
     body = _FIGURE.sub(lambda m: (figures or {}).get(m.group(1), ""), body)
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'

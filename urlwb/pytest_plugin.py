@@ -11,6 +11,10 @@ workbench's own coverage floor fell from 95 % to 84 % that way):
   for failure), to compare a parser with (:func:`urlwb.strategies.invariants.standard_parse`);
 - ``url_invariants``: :mod:`urlwb.strategies.invariants`, the checks that take the parser under
   test.
+
+Both are session-scoped: each is a value that holds no state, the same for every test and every
+input, so a test under Hypothesis's ``@given`` may ask for them (a function-scoped fixture fails
+its ``function_scoped_fixture`` health check, issue 37).
 """
 
 from __future__ import annotations
@@ -22,14 +26,14 @@ def pytest_report_header(config) -> str:
     return "urlwb.strategies: Hypothesis strategies of the WHATWG URL Standard (fixtures url_standard, url_invariants)"
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def url_standard():
     from urlwb.strategies.invariants import standard_parse
 
     return standard_parse
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def url_invariants():
     from urlwb.strategies import invariants
 

@@ -26,8 +26,10 @@ BROKEN_ENGINES = {
     "SyntaxError": ("def broken(:\n", "SyntaxError: "),
     "RuntimeError": ("raise RuntimeError('planted:\\nover two lines')\n", "RuntimeError: planted: over two lines"),
 }
-# Every subcommand bare, the differential as the issue ran it, no command, and --help.
-COMMANDS = [[name] for name in SUBCOMMANDS] + [["diff", "http://a/"], [], ["--help"]]
+# Every subcommand bare, the differential as the issue ran it, no command, and a command's --help
+# (whose module imports the engine; ``urlwb --help`` itself imports none and answers:
+# tests/workbench/test_cli.py::test_help_needs_no_engine).
+COMMANDS = [[name] for name in SUBCOMMANDS] + [["diff", "http://a/"], [], ["diff", "--help"]]
 
 
 def run_with_broken_engine(tmp_path: Path, kind: str, argv: list[str]) -> subprocess.CompletedProcess:

@@ -133,3 +133,39 @@ def test_help_imports_no_command_module():
     assert not top & modules, top & modules
     assert len(top) <= 5, top
     assert imported("diff", "--help") & modules == {"urlwb.differential.command"}
+
+
+def test_no_help_builds_a_grammar():
+    """No ``urlwb CMD --help`` builds an RFC grammar (issue 37: every --help took about 2 s, 1.5 s
+    of it ``abnf`` building RFC 3986's, 3987's and 2396's grammars at import); the grammars are
+    built on first use (``urlwb.verdicts.rfc3986._grammar``), and that use still works. The
+    times are ``urlwb bench help``'s (no timing here)."""
+    from urlwb.cli import SUBCOMMANDS
+    from urlwb.measure.bench import GRAMMAR_MODULES
+
+    probe = ("import sys\nfrom urlwb import cli\n"
+             "for name in sys.argv[1:]:\n"
+             "    try:\n        cli.main([name, '--help'])\n    except SystemExit:\n        pass\n"
+             f"print('GRAMMARS', *[m for m in {GRAMMAR_MODULES!r} if m in sys.modules])\n"
+             "from urlwb.verdicts import rfc3986\n"
+             "print('JUDGED', rfc3986.valid('http://a/b', 'rfc3986'), rfc3986.valid('http://a b/', 'rfc2396'),"
+             " rfc3986.valid('http://\u00e9/', 'rfc3987'))\n"
+             f"print('BUILT', *[m for m in {GRAMMAR_MODULES!r} if m in sys.modules])")
+    proc = subprocess.run([sys.executable, "-c", probe, *SUBCOMMANDS], capture_output=True, text=True,
+                          timeout=300, cwd=corpus_store.ROOT)
+    lines = {line.split()[0]: line.split()[1:] for line in proc.stdout.splitlines() if line.split()
+             and line.split()[0] in ("GRAMMARS", "JUDGED", "BUILT")}
+    assert lines.get("GRAMMARS") == [], proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert lines["JUDGED"] == ["True", "False", "True"]
+    assert lines["BUILT"] == list(GRAMMAR_MODULES)
+
+
+def test_help_needs_no_engine(tmp_path):
+    """``urlwb --help`` runs nothing and so imports no engine: it answers even where the engine is
+    broken (tests/engine/test_engine_unimportable.py: every command itself stops)."""
+    (tmp_path / "engine").mkdir()
+    (tmp_path / "engine" / "__init__.py").write_text("raise RuntimeError('planted')\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(corpus_store.ROOT)])}
+    proc = subprocess.run([sys.executable, "-m", "urlwb.cli", "--help"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and "COMMAND" in proc.stdout, proc.stderr

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import pathlib
 import shutil
 import subprocess
@@ -271,3 +272,113 @@ def test_every_suite_reads_its_parser_right(lang, parser, version, tool, tmp_pat
         version = subprocess.run(["go", "env", "GOVERSION"], capture_output=True, text=True).stdout.strip()
     r = runner.run(lang, parser, version, tmp_path, sorted(files), log=lambda line: None)
     assert r.passed, r.output[-3000:]
+
+
+# --- a suite asserts only what the fixed release does (issue 37) ---------------------------------
+
+YARL_HISTORY = ROOT / "corpus" / "history" / "yarl"
+#: fixed upstream in 1.17.2 (aio-libs/yarl#1413): 'c://m:0/\\', whose path the URL Standard keeps
+#: as '/\\' and yarl 1.25.1 writes '/%5C' (a reading of its own, not the finding's)
+YARL_BACKSLASH = YARL_HISTORY / "f39f77b62acc799a83a924ae44f1a724810e788c.json"
+#: fixed in 1.17.2 too: 'a://-:0/', host '-' and path '/'
+YARL_SCHEME = YARL_HISTORY / "ae0d66078da598dedcb3a342595656f36417b37b.json"
+#: a planted yarl: the engine's reading in yarl's API; release 1.25.1 percent-encodes a backslash
+#: in the path (as the real one does), release 1.8.2 reads no host where the port is 0 (the bug)
+PLANTED_YARL = '''import os
+from urlwb.strategies.invariants import standard_parse
+import urllib.parse
+
+RELEASE = os.environ["PLANTED_YARL_RELEASE"]
+
+
+class URL:
+    def __init__(self, text):
+        href = standard_parse(text)
+        u = urllib.parse.urlsplit(href)
+        self.scheme, self.raw_host = u.scheme, u.hostname
+        self.raw_user, self.raw_password = u.username, u.password
+        self.explicit_port = int(u.port) if u.port is not None else None
+        self.raw_path, self.raw_query_string, self.raw_fragment = u.path, u.query, u.fragment
+        if RELEASE == "1.25.1":
+            self.raw_path = self.raw_path.replace("\\\\", "%5C")
+        elif ":0/" in text:
+            self.raw_host = None
+'''
+
+
+@pytest.fixture
+def planted_yarl(tmp_path, monkeypatch):
+    """``--run VERSION`` runs the suite on the planted yarl at VERSION (no registry)."""
+    site = tmp_path / "planted-yarl"
+    site.mkdir()
+    (site / "yarl.py").write_text(PLANTED_YARL, encoding="utf-8")
+
+    def steps(parser, version, folder, files, log):
+        test = next(f for f in files if f.endswith(".py"))
+        env = {"PYTHONPATH": os.pathsep.join([str(site), str(ROOT)]), "PLANTED_YARL_RELEASE": version}
+        return [([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", test], env, False)]
+
+    monkeypatch.setitem(runner.STEPS, "python", steps)
+    monkeypatch.setattr(runner, "resolve", lambda lang, parser, versions: [runner.Release(v, v) for v in versions])
+    return site
+
+
+def test_a_case_that_fails_on_the_fixed_release_is_dropped_not_written(planted_yarl, tmp_path, capsys):
+    """The suite runs on both releases before it is written: the backslash case, which fails on
+    the release at or after its fix, is dropped with the failure as its one-line reason; the rest
+    is written, fails on the release with the bug and passes on the fixed one. --lang is python,
+    yarl's language, without being asked."""
+    out = tmp_path / "out"
+    argv = ["export", "tests", "yarl", "--no-corpus", "--findings", str(YARL_BACKSLASH), "--findings", str(YARL_SCHEME),
+            "--out", str(out), "--run", "1.8.2", "--run", "1.25.1"]
+    assert cli.main(argv) == 0
+    said = capsys.readouterr().out
+    assert (f"skipped {YARL_BACKSLASH}: backslash_f39f77b6: fails on yarl@1.25.1, at or after its fix (1.17.2): "
+            "{'path': '/%5C'} != {'path': '/\\\\'}\n") in said, said
+    assert "wrote 1 test for yarl (python)" in said
+    assert "yarl@1.8.2: FAILED" in said and "failed: test_yarl_findings.py::test_finding[scheme_mixup_ae0d6607]" in said
+    assert "yarl@1.25.1: passed" in said
+    suite = (out / "test_yarl_findings.py").read_text(encoding="utf-8")
+    rows = suite.split("CASES = [", 1)[1].split("]\n", 1)[0]
+    assert "scheme_mixup_ae0d6607" in rows and "backslash_f39f77b6" not in rows
+    assert f"not written: {YARL_BACKSLASH}: backslash_f39f77b6: fails on yarl@1.25.1" in suite
+    assert "--run 1.8.2 --run 1.25.1" in suite
+
+
+def test_the_language_is_the_parsers_own_unless_asked(tmp_path, capsys):
+    assert cli.main(["export", "tests", "url-parse", "--no-corpus", "--findings", str(URL_PARSE_PORT),
+                     "--out", str(tmp_path)]) == 0
+    assert "for url-parse (js)" in capsys.readouterr().out
+    assert cli.main(["export", "tests", "no-such-parser"]) == 2
+    err = capsys.readouterr().err
+    assert "no language suite for it (known: go: go-net-url" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_release_without_a_wheel_here_runs_as_the_nearest_one_that_has():
+    """yarl 1.8.1 has wheels up to CPython 3.10 only; on 3.11 the nearest release with one runs
+    (1.8.2, the older of two as near); a release none near can run is refused."""
+    from packaging.tags import parse_tag
+
+    from urlwb.oracles.versions import registries
+    here = frozenset(parse_tag("cp311-cp311-manylinux_2_17_x86_64")) | frozenset(parse_tag("py3-none-any"))
+    wheels = {"1.8.0": ["yarl-1.8.0-cp310-cp310-manylinux_2_17_x86_64.whl"],
+              "1.8.1": ["yarl-1.8.1-cp310-cp310-manylinux_2_17_x86_64.whl"],
+              "1.8.2": ["yarl-1.8.2-cp311-cp311-manylinux_2_17_x86_64.whl"],
+              "1.9.0": [], "1.9.2": ["yarl-1.9.2-cp311-cp311-manylinux_2_17_x86_64.whl"],
+              "1.10.0": ["yarl-1.10.0-py3-none-any.whl"]}
+    assert registries.nearest_with_wheel(wheels, "1.8.1", here) == "1.8.2"
+    assert registries.nearest_with_wheel(wheels, "1.9.0", here) == "1.8.2"   # as near as 1.9.2: the older
+    assert registries.nearest_with_wheel(wheels, "1.10.0", here) == "1.10.0"
+    assert registries.nearest_with_wheel({"1.0": ["x-1.0-cp27-cp27m-win32.whl"]}, "1.0", here) is None
+
+
+@pytest.mark.slow
+def test_the_yarl_suite_holds_on_the_fixed_release(tmp_path, capsys):
+    """issue 37's run, from PyPI: ``urlwb export tests --lang python yarl --run 1.8.1 --run 1.25.1``
+    (1.8.1 has no wheel for 3.11 and up: its nearest, 1.8.2, runs) fails on the old release and
+    passes on the fixed one; the two cases yarl 1.25.1 reads its own way are dropped."""
+    argv = ["export", "tests", "--lang", "python", "yarl", "--out", str(tmp_path), "--run", "1.8.1", "--run", "1.25.1"]
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "yarl@1.25.1: passed" in out and "FAILED" in out.split("yarl@1.25.1:")[0], out
+    assert "fails on yarl@1.25.1, at or after its fix" in out

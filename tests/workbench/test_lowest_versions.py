@@ -23,7 +23,8 @@ def test_pins_of_this_pyproject():
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     pins = lowest_versions.lowest_pins(pyproject)
     names = [pin.split("==")[0] for pin in pins]
-    runtime = [r.split(">=")[0].strip() for r in pyproject["project"]["dependencies"]]
+    project = pyproject["project"]
+    runtime = [r.split(">=")[0].strip() for r in project["dependencies"] + project["optional-dependencies"]["workbench"]]
     assert names == [*runtime, "pytest"]
     assert all(pin.count("==") == 1 and pin.split("==")[1][0].isdigit() for pin in pins)
 

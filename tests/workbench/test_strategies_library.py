@@ -45,9 +45,20 @@ settings.register_profile("quick", max_examples=50, database=None, deadline=None
                           phases=(Phase.explicit, Phase.generate))
 settings.load_profile("quick")
 '''
-FIXTURES = '''def test_fixtures(url_standard, url_invariants):
+#: the plugin's fixtures, in a plain test and under @given (a function-scoped fixture fails
+#: Hypothesis's health check there: issue 37)
+FIXTURES = '''from hypothesis import given
+from urlwb.strategies import hosts
+
+
+def test_fixtures(url_standard, url_invariants):
     assert url_standard("HTTP://EX%41MPLE.com/./a/../b") == "http://example.com/b"
     url_invariants.reparse_idempotent(url_standard)("http://[::1]:80/")
+
+
+@given(hosts)
+def test_fixtures_under_given(url_standard, url_invariants, host):
+    url_invariants.never_crashes(url_standard)("http://" + host + "/")
 '''
 
 
@@ -88,7 +99,7 @@ def test_the_readme_example_tests_a_users_parser_and_catches_a_broken_one(tmp_pa
         r = run_pytest(folder, *files)
         assert r.returncode == status, f"{name}:\n{r.stdout[-3000:]}{r.stderr[-2000:]}"
         if status == 0:
-            assert "2 passed" in r.stdout   # test_fixtures: the plugin's fixtures were there
+            assert "3 passed" in r.stdout   # test_fixtures*: the plugin's fixtures were there, also under @given
         else:
             assert re.search(r"InvariantFailed: parse\(.*\) = '.*%25.*', but parse\(", r.stdout), r.stdout[-3000:]
 

@@ -80,6 +80,9 @@ class Case:
     release: str
     components: tuple[tuple[str, str | int | None], ...] = ()
     within: float | None = None
+    #: the release its maintainers fixed it in (the upstream record's ``fixed_in``, else the
+    #: release a history entry found it fixed in); None for a bug not known fixed
+    fixed_in: str | None = None
 
     @property
     def expected(self) -> dict:
@@ -231,7 +234,8 @@ def case_of(parser: str, where: str, meta: dict, judge: Judge) -> Case | Skipped
     name = f"{_slug(rule)}_{corpus_store.sha1(text.encode('utf-8', 'surrogatepass'))[:8]}"
     why_fixed = (f"; fixed upstream: {upstream['url']}" + (f" (in {upstream['fixed_in']})" if upstream.get("fixed_in") else "")
                  if fixed else "")
-    common = dict(base=base, finding=where, release=release)
+    fixed_in = (upstream.get("fixed_in") or meta.get("new_version")) if fixed else None
+    common = dict(base=base, finding=where, release=release, fixed_in=str(fixed_in) if fixed_in else None)
     within = None
     if rule in _SLOW_RULES:
         text = growth_input(meta) or ""

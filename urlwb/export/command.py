@@ -39,7 +39,8 @@ def add_arguments(p) -> None:
                        description="each finding about PARSER as a test in its own language and framework")
     t.add_argument("parser", metavar="PARSER", help="the parser the findings are about (go-net-url, okhttp, "
                    "spring-uricomponents, apache-httpclient5, urllib3, yarl, url-parse, whatwg-url)")
-    t.add_argument("--lang", required=True, choices=LANGS, help="the suite's language (the parser's own)")
+    t.add_argument("--lang", choices=LANGS, help="the suite's language (default: the parser's own, the one "
+                   "language that knows its API)")
     t.add_argument("--findings", action="append", default=[], type=pathlib.Path, metavar="PATH",
                    help="a findings.jsonl (or the folder holding one), or one corpus sidecar (.json), beside the corpus; repeatable")
     t.add_argument("--no-corpus", action="store_true", help="only the --findings files, not the corpus sidecars")
@@ -54,18 +55,31 @@ def add_arguments(p) -> None:
                 "2 for a usage error.")
 
 
+def language_of(parser: str) -> str | None:
+    """The one language whose module knows ``parser``'s API, or None."""
+    return next((lang for lang in LANGS if parser in _module(lang).APIS), None)
+
+
 def run(args) -> int:
     parser = args.parser
     if "@" in parser:
         raise UsageError(f"{parser}: name the parser without a version (--run VERSION runs a release)")
-    module = _module(args.lang)
-    if parser not in module.APIS:
+    lang = args.lang or language_of(parser)
+    if lang is None or parser not in _module(lang).APIS:
         langs = {lang: sorted(_module(lang).APIS) for lang in LANGS}
         known = "; ".join(f"{lang}: {', '.join(names)}" for lang, names in langs.items())
-        raise UsageError(f"{parser}: no {args.lang} suite for it (known: {known})")
+        raise UsageError(f"{parser}: no {args.lang or 'language'} suite for it (known: {known})")
+    args.lang = lang
+    module = _module(lang)
     for p in args.findings:
         if not p.exists():
             raise UsageError(f"--findings {p}: no such file or folder")
+    from urlwb.export import runner
+    # before any work: each release as it will run (one with no wheel here: the nearest that has one)
+    releases = runner.resolve(lang, parser, args.run)
+    for r in releases:
+        if r.note:
+            print(r.note)
     found = ([] if args.no_corpus else casing.corpus_findings(parser)) + casing.file_findings(parser, args.findings)
     written, skipped = casing.cases_for(parser, found)
     api = module.APIS[parser]
@@ -77,31 +91,89 @@ def run(args) -> int:
             skipped.append(casing.Skipped(c.finding, f"has a base URL, and {parser}'s API takes none"))
         else:
             kept.append(c)
+    runs = []
+    if releases:
+        kept, dropped, runs = checked(lang, parser, kept, skipped, releases)
+        skipped += dropped
+        if dropped:
+            runs = []   # the suite written is another: run again
     for s in skipped:
         print(f"skipped {s.finding}: {s.reason}")
     if not kept:
         print(f"urlwb export tests: no finding about {parser} gives a test ({len(skipped)} skipped)", file=sys.stderr)
         return 1
     out = args.out or DEFAULT_OUT / parser
-    generator = f"urlwb export tests --lang {args.lang} {parser}"
-    files = module.render(parser, kept, [f"{s.finding}: {s.reason}" for s in skipped], generator)
+    files = _write(lang, parser, kept, skipped, out, releases)
+    print(f"wrote {len(kept)} test{'s' if len(kept) != 1 else ''} for {parser} ({lang}) in {out}: "
+          + ", ".join(sorted(files)))
+    for n, release in enumerate(releases):
+        r = runs[n][1] if runs else _run(lang, parser, release, out, files)
+        print(f"{r.release}: {'passed' if r.passed else 'FAILED'} ({r.command})")
+        if not r.passed:
+            for name in runner.failing(lang, r.output):
+                print(f"  failed: {name}")
+            lines = [x for x in r.output.strip().splitlines() if not x.lstrip().startswith("at ")]
+            print("\n".join("  " + line for line in lines[-25:]))
+    return 0
+
+
+def _write(lang: str, parser: str, kept, skipped, out: pathlib.Path, releases) -> list[str]:
+    """Write the suite of ``kept`` into ``out``; its header names the releases it was run on."""
+    generator = f"urlwb export tests --lang {lang} {parser}" + "".join(f" --run {r.version}" for r in releases)
+    files = _module(lang).render(parser, kept, [f"{s.finding}: {s.reason}" for s in skipped], generator)
     for name, text in files.items():
         path = out / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-    print(f"wrote {len(kept)} test{'s' if len(kept) != 1 else ''} for {parser} ({args.lang}) in {out}: "
-          + ", ".join(sorted(files)))
-    if args.run:
-        from urlwb.export import runner
-        for version in args.run:
-            # an install of the release and its test run: heard from every few seconds
-            with progress.heartbeat(f"urlwb export tests: running the tests on {parser}@{version}",
-                                    after=progress.EVERY):
-                r = runner.run(args.lang, parser, version, out, sorted(files))
-            print(f"{r.release}: {'passed' if r.passed else 'FAILED'} ({r.command})")
-            if not r.passed:
-                for name in runner.failing(args.lang, r.output):
-                    print(f"  failed: {name}")
-                lines = [x for x in r.output.strip().splitlines() if not x.lstrip().startswith("at ")]
-                print("\n".join("  " + line for line in lines[-25:]))
-    return 0
+    return sorted(files)
+
+
+def _run(lang: str, parser: str, release, folder: pathlib.Path, files: list[str]):
+    from urlwb.export import runner
+    # an install of the release and its test run: heard from every few seconds
+    with progress.heartbeat(f"urlwb export tests: running the tests on {parser}@{release.version}",
+                            after=progress.EVERY):
+        return runner.run(lang, parser, release.version, folder, files)
+
+
+def _order(parser: str):
+    """The version order of ``parser``'s releases (its registry's; a Go toolchain's as semver)."""
+    from urlwb.oracles.versions import catalog, registries
+    pkg = catalog.PACKAGES.get(parser)
+    key = registries.sort_key(pkg.registry if pkg is not None and pkg.registry in registries.ORDER else "go")
+    return lambda v: key(v[2:] if v.startswith("go") else v)
+
+
+def checked(lang: str, parser: str, cases, skipped, releases) -> tuple[list, list, list]:
+    """(the cases kept, the cases dropped as :class:`~urlwb.export.cases.Skipped`, (release,
+    :class:`~urlwb.export.runner.Result`) of each run): the suite of
+    ``cases`` is run on each release (in a scratch folder) before it is written, and a case that
+    claims a fix (``fixed_in``) and fails on a release at or after it is dropped, its reason the
+    failure in the tool's words. A case that passes on a release before its fix is kept, and said."""
+    import tempfile
+
+    from urlwb.export import runner
+    key = _order(parser)
+    runs = []
+    with tempfile.TemporaryDirectory(prefix="urlwb-export-") as scratch:
+        files = _write(lang, parser, cases, skipped, pathlib.Path(scratch), releases)
+        for release in releases:
+            runs.append((release, _run(lang, parser, release, pathlib.Path(scratch), files)))
+    kept, dropped = [], []
+    for c in cases:
+        why = None
+        for release, r in runs:
+            if c.fixed_in is None:
+                continue
+            after = key(release.version) >= key(c.fixed_in)
+            failed = not r.passed and runner.case_failed(lang, r.output, c)
+            if after and failed and why is None:
+                why = (f"fails on {parser}@{release.version}, at or after its fix ({c.fixed_in}): "
+                       f"{runner.why_failed(lang, r.output, c)}")
+            elif not after and not failed:
+                print(f"note: {c.name} passes on {parser}@{release.version} too, before its fix ({c.fixed_in})")
+        if why is None:
+            kept.append(c)
+        else:
+            dropped.append(casing.Skipped(c.finding, f"{c.name}: {why}"))
+    return kept, dropped, runs

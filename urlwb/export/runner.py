@@ -47,6 +47,65 @@ class Result:
     output: str
 
 
+@dataclasses.dataclass(frozen=True)
+class Release:
+    """One ``--run VERSION`` as it runs: ``version`` is ``asked`` unless that release cannot run
+    here; ``note`` says why another was taken."""
+
+    asked: str
+    version: str
+    note: str = ""
+
+
+def resolve(lang: str, parser: str, versions: list[str]) -> list[Release]:
+    """Each of ``versions`` as it will run, decided before any work: a PyPI release with no wheel
+    for the running Python (the builds install wheels only) is replaced by the nearest release that
+    has one; UsageError, in one line, for a release PyPI does not have or one with no runnable
+    release near it. Other registries' releases are taken as asked (npm, Maven and Go releases
+    are not built per Python)."""
+    from urlwb.oracles.versions import catalog, registries
+    pkg = catalog.PACKAGES.get(parser)
+    if lang != "python" or pkg is None or pkg.registry != "pypi" or not versions:
+        return [Release(v, v) for v in versions]
+    try:
+        wheels = registries.pypi_wheels(pkg.package)
+    except registries.RegistryError as exc:
+        raise UsageError(f"{parser}: cannot tell which releases run on this Python: {exc}") from None
+    here = f"{sys.implementation.name} {sys.version_info.major}.{sys.version_info.minor}"
+    out = []
+    for v in versions:
+        if v not in wheels:
+            raise UsageError(f"{parser}@{v}: no such release on PyPI ({pkg.package})")
+        near = registries.nearest_with_wheel(wheels, v)
+        if near is None:
+            raise UsageError(f"{parser}@{v}: no release of {pkg.package} has a wheel for {here}")
+        out.append(Release(v, near, "" if near == v else
+                           f"{parser}@{v} has no wheel for {here}: running {near}, the nearest release that has one"))
+    return out
+
+
+def case_failed(lang: str, output: str, case) -> bool:
+    """True when ``output`` names ``case`` among its failing tests (by the case's name; a Go
+    suite also by its fuzz corpus file)."""
+    names = {case.name}
+    if lang == "go":
+        from urlwb.export.golang import corpus_file
+        names.add(corpus_file(case.input)[0])
+    return any(n in line for line in failing(lang, output) for n in names)
+
+
+def why_failed(lang: str, output: str, case) -> str:
+    """One line saying how ``case`` failed, in the tool's words: pytest's first assertion line
+    of the case's section (``E   {...} != {...}``), else the failing test's own line."""
+    if lang == "python":
+        section = re.search(r"_{3,} \S*\[" + re.escape(case.name) + r"\] _{3,}\n(.*?)(?=\n_{3,} |\n={3,} )", output, re.S)
+        lines = [m.group(1).strip() for m in re.finditer(r"^E\s+(.*\S)", section.group(1) if section else "", re.M)]
+        shown = next((x for x in lines if " != " in x), lines[0] if lines else "")
+        if shown:
+            return shown
+    return next((line for line in failing(lang, output) if case.name in line), "failed")
+
+
 def _step(cmd: list[str], cwd: pathlib.Path, env: dict, confined: bool) -> subprocess.CompletedProcess:
     try:
         return children.run(cmd, cwd=cwd, env={**os.environ, **env}, capture_output=True, text=True,

@@ -13,6 +13,7 @@ import json
 import os
 import pathlib
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -31,7 +32,7 @@ WPT = ROOT / "tests" / "data" / "wpt"
 
 def add_arguments(parser) -> None:
     parser.add_argument("what", nargs="?", default="all",
-                        choices=("hosts", "urls", "growth", "memory", "all", "campaign"),
+                        choices=("hosts", "urls", "growth", "memory", "help", "all", "campaign"),
                         help="all: every one but campaign (two whole campaigns: minutes)")
     add_runs(parser, "the best kept", 7, dest="rounds")
     alias(parser, "--rounds", "--runs")
@@ -250,6 +251,54 @@ CAMPAIGN_SCHEDULES = (("even --jobs 1 (previous)", ["--schedule", "even", "--job
                       ("gain (make run)", []))
 
 
+#: what a ``urlwb CMD --help`` may take, start to exit (issue 37: it took about 2 s, 1.5 s of it
+#: the RFC judges' grammars built at import)
+HELP_TARGET = 0.3
+#: the modules whose import builds an RFC grammar (urlwb.verdicts.rfc3986 imports them on first use)
+GRAMMAR_MODULES = ("abnf.grammars.rfc3986", "abnf.grammars.rfc3987", "urlwb.verdicts.rfc2396")
+_HELP_PROBE = ("import sys, urlwb.cli\n"
+               "try:\n    urlwb.cli.main([sys.argv[1], '--help'])\nexcept SystemExit:\n    pass\n"
+               "print(len(sys.modules), *[m for m in {grammars!r} if m in sys.modules], file=sys.stderr)")
+
+
+def help_imports(command: str) -> tuple[int, list[str]]:
+    """(how many modules ``urlwb COMMAND --help`` has imported when it exits, the grammar modules
+    among them)."""
+    probe = _HELP_PROBE.format(grammars=GRAMMAR_MODULES)
+    r = children.run([sys.executable, "-c", probe, command], capture_output=True, text=True, timeout=120,
+                     cwd=ROOT, stdin=subprocess.DEVNULL)
+    count, *grammars = (r.stderr.strip().splitlines() or ["0"])[-1].split()
+    return int(count), grammars
+
+
+def bench_help(rounds: int) -> None:
+    """Each subcommand's ``--help``, start to exit (``python -m urlwb.cli CMD --help``, as the
+    ``urlwb`` script runs it), best of ``rounds``; and the modules it imported (none may build a
+    grammar)."""
+    from urlwb.cli import SUBCOMMANDS
+    print(f"urlwb CMD --help: seconds start to exit (best of {rounds}), modules imported (target < {HELP_TARGET} s, no grammar)")
+    best = {name: float("inf") for name in SUBCOMMANDS}
+    for _ in range(rounds):
+        for name in SUBCOMMANDS:   # interleaved, round by round: load hits every command alike
+            t = time.perf_counter()
+            children.run([sys.executable, "-m", "urlwb.cli", name, "--help"], capture_output=True,
+                         timeout=120, cwd=ROOT, stdin=subprocess.DEVNULL)
+            best[name] = min(best[name], time.perf_counter() - t)
+    t = time.perf_counter()
+    for _ in range(rounds):
+        children.run([sys.executable, "-c", "pass"], capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
+    bare = (time.perf_counter() - t) / rounds
+    rows = []
+    for name in SUBCOMMANDS:
+        count, grammars = help_imports(name)
+        rows.append((name, f"{best[name]:.2f}", count, ", ".join(grammars) or "-",
+                     "ok" if best[name] < HELP_TARGET and not grammars else "OVER"))
+    _table(rows, ("command", "s", "modules", "grammars", f"< {HELP_TARGET} s"))
+    over = [r[0] for r in rows if r[-1] == "OVER"]
+    print(f"  {len(rows) - len(over)} of {len(rows)} under {HELP_TARGET} s; python -c pass: {bare:.2f} s (mean)"
+          + (f"; over: {', '.join(over)}" if over else ""))
+
+
 def bench_campaign(minutes: float) -> dict:
     """``make run``'s campaign (``urlwb campaign``, its defaults) and the previous schedule
     (``--schedule even --jobs 1``: one target after another, an even split, coverage.py before
@@ -310,7 +359,8 @@ def run(args) -> int:
         seconds_flag("--minutes (in seconds)", args.minutes * 60)
         bench_campaign(args.minutes)
         return 0
-    for name, fn in (("hosts", bench_hosts), ("urls", bench_urls), ("growth", bench_growth), ("memory", bench_memory)):
+    for name, fn in (("hosts", bench_hosts), ("urls", bench_urls), ("growth", bench_growth), ("memory", bench_memory),
+                     ("help", bench_help)):
         if what in (name, "all"):
             fn(args.rounds)
             print()

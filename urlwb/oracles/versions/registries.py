@@ -24,6 +24,8 @@ import urllib.error
 import urllib.request
 import xml.etree.ElementTree as ET
 
+from packaging.tags import sys_tags
+from packaging.utils import InvalidWheelFilename, parse_wheel_filename
 from packaging.version import InvalidVersion, Version
 
 from urlwb import children, progress
@@ -273,3 +275,42 @@ def fetch(registry: str, package: str, source: str | None = None) -> list[str]:
 def released(registry: str, package: str, pre: bool = False, source: str | None = None) -> list[str]:
     """The released versions, oldest first (pre-releases only with ``pre``)."""
     return ordered(registry, fetch(registry, package, source), pre)
+
+
+# --- PyPI: a release that runs on this Python -----------------------------------------------------
+
+def parse_pypi_wheels(text: str) -> dict[str, list[str]]:
+    """PyPI's JSON API (``/pypi/PKG/json``): each release's wheel file names, yanked ones left out."""
+    data = json.loads(text)
+    return {v: [f["filename"] for f in files if f.get("filename", "").endswith(".whl") and not f.get("yanked", False)]
+            for v, files in data.get("releases", {}).items()}
+
+
+def wheel_runs_here(filename: str, tags: frozenset | None = None) -> bool:
+    """True when the wheel ``filename`` installs on the running Python (one of its tags is one
+    of ``packaging.tags.sys_tags()``)."""
+    try:
+        file_tags = parse_wheel_filename(filename)[3]
+    except InvalidWheelFilename:
+        return False
+    return bool(file_tags & (tags if tags is not None else frozenset(sys_tags())))
+
+
+def nearest_with_wheel(wheels: dict[str, list[str]], version: str, tags: frozenset | None = None) -> str | None:
+    """``version`` when it has a wheel for the running Python; else the release nearest to it in
+    PEP 440 order that has one (pre-releases aside; the older of two as near, which is likelier
+    to keep what ``version`` had); None when no release has."""
+    runs = {v for v, files in wheels.items() if any(wheel_runs_here(f, tags) for f in files)}
+    if version in runs:
+        return version
+    releases = ordered("pypi", [*wheels, version])
+    if version not in releases:
+        releases = sorted([*releases, version], key=pep440_key)
+    at = releases.index(version)
+    near = sorted((abs(i - at), i > at, v) for i, v in enumerate(releases) if v in runs)
+    return near[0][2] if near else None
+
+
+def pypi_wheels(package: str) -> dict[str, list[str]]:
+    """Each release's wheel file names on PyPI (RegistryError when PyPI cannot say)."""
+    return parse_pypi_wheels(_get(f"https://pypi.org/pypi/{package}/json", "PyPI"))

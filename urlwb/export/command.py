@@ -17,9 +17,8 @@ says whether it passed: a suite fails on a release with the finding and passes o
 from __future__ import annotations
 
 import pathlib
-import sys
 
-from urlwb import progress
+from urlwb import exitcodes, progress
 from urlwb.cliutil import add_out
 from urlwb.errors import UsageError
 from urlwb.export import cases as casing
@@ -80,8 +79,7 @@ def run(args) -> int:
     for s in skipped:
         print(f"skipped {s.finding}: {s.reason}")
     if not kept:
-        print(f"urlwb export tests: no finding about {parser} gives a test ({len(skipped)} skipped)", file=sys.stderr)
-        return 1
+        raise UsageError(f"no finding about {parser} gives a test ({len(skipped)} skipped)")
     out = args.out or DEFAULT_OUT / parser
     generator = f"urlwb export tests --lang {args.lang} {parser}"
     files = module.render(parser, kept, [f"{s.finding}: {s.reason}" for s in skipped], generator)
@@ -91,6 +89,7 @@ def run(args) -> int:
         path.write_text(text, encoding="utf-8")
     print(f"wrote {len(kept)} test{'s' if len(kept) != 1 else ''} for {parser} ({args.lang}) in {out}: "
           + ", ".join(sorted(files)))
+    failed = False
     if args.run:
         from urlwb.export import runner
         for version in args.run:
@@ -99,9 +98,12 @@ def run(args) -> int:
                                     after=progress.EVERY):
                 r = runner.run(args.lang, parser, version, out, sorted(files))
             print(f"{r.release}: {'passed' if r.passed else 'FAILED'} ({r.command})")
+            failed = failed or not r.passed
             if not r.passed:
                 for name in runner.failing(args.lang, r.output):
                     print(f"  failed: {name}")
                 lines = [x for x in r.output.strip().splitlines() if not x.lstrip().startswith("at ")]
                 print("\n".join("  " + line for line in lines[-25:]))
-    return 0
+    # a failing test is a finding that holds on that release; a suite that did not build or run
+    # raised Incomplete (exit status 3)
+    return exitcodes.FINDINGS if failed else exitcodes.OK

@@ -41,9 +41,27 @@ def _name(r: dict) -> str:
     return xml_text(f"{r['rule']}: {shown!r}")
 
 
+def _not_failing(r: dict, sorted_) -> str:
+    """Why a bug is skipped, not a failure: it is in the baseline, or suppressed ("" if neither)."""
+    if sorted_ is None:
+        return ""
+    ignore = sorted_.suppression(r)
+    if ignore is not None:
+        return f"{r['verdict']['kind']}, suppressed ({ignore.where}: {ignore.reason})"
+    if sorted_.state(r) == "unchanged":
+        return f"{r['verdict']['kind']}, in the baseline (unchanged)"
+    return ""
+
+
+def _fails(r: dict, sorted_) -> bool:
+    return r["verdict"]["kind"] == "bug" and not _not_failing(r, sorted_)
+
+
 def junit_xml(records: Iterable[dict], command: str, *, timestamp: datetime.datetime | None = None,
-              hostname: str | None = None) -> bytes:
-    """The JUnit XML document (UTF-8 bytes) of ``records`` (``finding-v1``) from ``urlwb COMMAND``."""
+              hostname: str | None = None, sorted_=None) -> bytes:
+    """The JUnit XML document (UTF-8 bytes) of ``records`` (``finding-v1``) from ``urlwb COMMAND``;
+    ``sorted_`` (:class:`urlwb.findings.baseline.Sorted`): a bug in the baseline or suppressed is
+    skipped, with that said, as it does not fail the run."""
     rows = ordered(records)
     when = (timestamp or datetime.datetime.now(datetime.timezone.utc)).strftime("%Y-%m-%dT%H:%M:%S")
     host = hostname or socket.gethostname() or "localhost"
@@ -52,7 +70,7 @@ def junit_xml(records: Iterable[dict], command: str, *, timestamp: datetime.date
         by_parser.setdefault(r["parser"], []).append(r)
     root = ET.Element("testsuites")
     for k, (parser, cases) in enumerate(sorted(by_parser.items())):
-        bugs = sum(1 for r in cases if r["verdict"]["kind"] == "bug")
+        bugs = sum(1 for r in cases if _fails(r, sorted_))
         suite = ET.SubElement(root, "testsuite", {
             "name": xml_text(f"urlwb {command}: {parser}"), "package": f"urlwb.{command}", "id": str(k),
             "timestamp": when, "hostname": host, "tests": str(len(cases)), "failures": str(bugs),
@@ -65,7 +83,10 @@ def junit_xml(records: Iterable[dict], command: str, *, timestamp: datetime.date
                 "name": _name(r), "classname": xml_text(f"urlwb.{command}.{parser}"), "time": "0"})
             text = xml_text(message(r))
             summary = xml_text(r.get("summary") or f"{r['rule']} in {r['parser']}")
-            if r["verdict"]["kind"] == "bug":
+            why = _not_failing(r, sorted_)
+            if why:
+                el = ET.SubElement(case, "skipped", {"message": xml_text(f"{why}: {summary}")})
+            elif r["verdict"]["kind"] == "bug":
                 el = ET.SubElement(case, "failure", {"type": xml_text(r["rule"]), "message": summary})
             else:
                 el = ET.SubElement(case, "skipped", {"message": f"hazard (not a failure): {summary}"})

@@ -37,6 +37,40 @@ FAIL_ON = ("hazard", "bug", "never")
 DEFAULT_FAIL_ON = "bug"
 
 
+#: every command -> (what makes it 1, what makes it 3); 0 is "none of that", 2 a usage error, for
+#: all. docs/cli.md shows this table; tests/workbench/test_exit_status.py holds both to the commands.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "campaign": ("a new regress entry the round filed, at or above --fail-on (the other open entries are its baseline)",
+                 "a round failed (its traceback in the report)"),
+    "fuzz": ("a new finding triaged from the run", "—"),
+    "triage": ("a new finding", "—"),
+    "minimize": ("—", "—"),
+    "replay": ("an entry that fails its check (or an open entry that now passes, without --mark-fixed)", "—"),
+    "merge": ("—", "a target's merge failed"),
+    "list": ("—", "—"),
+    "coverage": ("—", "—"),
+    "diff": ("a new finding at or above --fail-on (an oracle that crashed or hung on an input is one)",
+             "an oracle of yours, or every parser, could not start"),
+    "oracle": ("an adapter that breaks the protocol", "—"),
+    "export-wpt": ("—", "—"),
+    "export-hypothesis": ("—", "—"),
+    "export": ("an exported test fails on a --run release (the finding holds there)",
+               "a --run suite did not build or run"),
+    "bench": ("—", "—"),
+    "bench-fuzz": ("—", "—"),
+    "compare-rev": ("an answer that differs from the revision's", "—"),
+    "mutants": ("a listed equivalent or survivor that is not one", "the unmutated engine fails its own checks"),
+    "bisect": ("—", "no release could be asked"),
+    "cache": ("—", "—"),
+    "ssrf": ("a new finding at or above --fail-on (a bypass, or a validator that crashed, hung or answered out of schema)",
+             "a validator named, or every validator or fetcher, could not start"),
+    "reach": ("—", "a measurement failed"),
+    "growth": ("a new finding at or above --fail-on (an already filed one too: --baseline says what is not new)", "—"),
+    "hunt": ("a new finding at or above --fail-on", "the parser's oracle could not start"),
+    "verdict": ("a verdict at or above --fail-on (--headline: never)", "a parser named could not start"),
+}
+
+
 def add_fail_on(p) -> None:
     """``--fail-on LEVEL``: the least verdict a new finding needs to make the exit status 1."""
     p.add_argument("--fail-on", choices=FAIL_ON, default=DEFAULT_FAIL_ON, metavar="LEVEL",

@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from urlwb import report_formats
 from urlwb.errors import Incomplete  # noqa: F401  (raised by the commands; urlwb.cli answers it with 3)
 from urlwb.findings import baseline as baselines
+from urlwb.findings.baseline import fails
 from urlwb.findings.record import KINDS, check
 from urlwb.report_formats.text import ordered
 
@@ -94,13 +95,6 @@ def prepare(args: argparse.Namespace) -> None:
     path = getattr(args, "baseline", None)
     args.baseline_keys = None if path is None else baselines.load_baseline(path)
     args.ignores = baselines.load_ignores()
-
-
-def fails(record: dict, fail_on: str) -> bool:
-    """Whether ``record`` is at or above ``fail_on`` (a fixed finding never fails)."""
-    if fail_on == "never" or record.get("status") == "fixed":
-        return False
-    return KINDS.index(record["verdict"]["kind"]) <= KINDS.index(fail_on)
 
 
 def conclude(args, records: Iterable[dict], command: str, out: pathlib.Path | None = None, *,

@@ -151,11 +151,14 @@ NOTHING = ["diff", "http://a/", "--parsers", "engine,urllib"]
     (BUG, "bug", 1), (BUG, "never", 0), (HAZARD, "bug", 0), (HAZARD, "hazard", 1), (NOTHING, "hazard", 0),
 ])
 def test_diff_fails_on_what_is_at_or_above_fail_on(argv, fail_on, status, tmp_path, capsys):
-    out, sarif = tmp_path / "out", tmp_path / "diff.sarif"
-    code, stdout, _ = run(capsys, [*argv, "--fail-on", fail_on, "--out", str(out), "--sarif", str(sarif)])
+    out, sarif, junit = tmp_path / "out", tmp_path / "diff.sarif", tmp_path / "diff.xml"
+    code, stdout, _ = run(capsys, [*argv, "--fail-on", fail_on, "--out", str(out), "--sarif", str(sarif),
+                                   "--junit", str(junit)])
     assert code == status, stdout
     assert contract_broken(code, out, sarif, fail_on) == []
     assert f"exit status {status}: " in stdout
+    # the JUnit file fails on what fails the run: a hazard at --fail-on hazard, nothing at never
+    assert (junit.read_text().count("<failure ") > 0) == (status == 1)
 
 
 def test_an_oracle_that_cannot_start_is_3_and_a_misdeclared_one_2(capsys):

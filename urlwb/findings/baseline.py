@@ -28,11 +28,19 @@ import pathlib
 from collections.abc import Iterable
 
 from urlwb.errors import UsageError
-from urlwb.findings.record import FINDINGS_FILE
+from urlwb.findings.record import FINDINGS_FILE, KINDS
 from urlwb.oracles import manifests
 
 #: SARIF result.baselineState values (SARIF 2.1.0 §3.27.24)
 NEW, UNCHANGED = "new", "unchanged"
+
+
+def fails(record: dict, fail_on: str) -> bool:
+    """Whether ``record`` is at or above ``fail_on`` (``bug``, ``hazard`` or ``never``; a hazard
+    is below a bug, and a fixed finding never fails)."""
+    if fail_on == "never" or record.get("status") == "fixed":
+        return False
+    return KINDS.index(record["verdict"]["kind"]) <= KINDS.index(fail_on)
 
 
 def baseline_key(record: dict) -> str:

@@ -66,7 +66,8 @@ def emit(args, findings: Callable[[], Iterable[dict]], command: str,
         written.append(write_atomic(sarif_path, sarif.dumps(sarif.sarif_log(
             records, command, where, command_line=line, sorted_=sorted_, status=status, notes=notes))))
     if junit_path is not None:
-        written.append(write_atomic(junit_path, junit.junit_xml(records, command, sorted_=sorted_)))
+        written.append(write_atomic(junit_path, junit.junit_xml(records, command, sorted_=sorted_,
+                                                              fail_on=getattr(args, "fail_on", "bug"))))
     for path in written:
         print(f"report: {path}")
     return written

@@ -119,6 +119,9 @@ def test_the_action_step_keeps_the_status_and_a_baseline_of_its_own_sarif_makes_
     shutil.copy(sarif, tmp_path / "workspace" / "baseline.sarif")
     again = run_step(tmp_path, {"URLWB_COMMAND": "diff", "URLWB_ARGS": args, "URLWB_BASELINE": "baseline.sarif"})
     assert again["exit-status"] == "0"
+    # a first run, before any baseline was kept: a warning, and every finding is new
+    first = run_step(tmp_path, {"URLWB_COMMAND": "diff", "URLWB_ARGS": args, "URLWB_BASELINE": "none-yet.sarif"})
+    assert first["exit-status"] == "1"
 
 
 def test_the_action_step_refuses_a_command_that_reports_no_findings(tmp_path):

@@ -201,6 +201,13 @@ def test_a_planted_ssrf_that_returns_0_on_a_bug_breaks_the_contract(tmp_path, co
     assert any("status 0 with 1 new findings" in p for p in broken) and any("SARIF says exitCode 1" in p for p in broken)
 
 
+def test_a_validator_that_cannot_start_is_3(tmp_path, corpus, capsys):
+    code, stdout, err = run(capsys, ["ssrf", "--oracle", "mine=py:no_such_module_urlwb:allowed", "--parsers", "engine",
+                                     "--clients", "none", "--inputs", str(_ssrf_inputs(tmp_path)),
+                                     "--out", str(tmp_path / "out"), "--guided-seconds", "0"])
+    assert code == exitcodes.INCOMPLETE and "validator mine cannot start" in err.strip().splitlines()[-1]
+
+
 def test_verdict_fails_on_its_level(capsys):
     code, stdout, _ = run(capsys, ["verdict", "http://a\\b@c/", "--parsers", "urllib"])
     assert code == 0 and '"kind": "hazard"' in stdout

@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"urlwb: {args._unavailable}", file=sys.stderr)
         return 2
     try:
-        if hasattr(args, "fail_on"):   # --baseline and urlwb.toml's ignore entries: read before the run
+        if hasattr(args, "baseline"):   # --baseline and urlwb.toml's ignore entries: read before the run
             from urlwb import exitcodes   # imported here: urlwb --help imports no command's parts
             exitcodes.prepare(args)
         return int(args._run(args) or 0)

@@ -89,11 +89,11 @@ def add_arguments(p) -> None:
 
 def prepare(args: argparse.Namespace) -> None:
     """Before the command runs (``urlwb.cli.main``): read ``--baseline`` and the ignore entries,
-    so that a bad file is exit 2 at once, not after an hour's run."""
-    if not hasattr(args, "fail_on"):
+    so that a bad file is exit 2 at once, not after an hour's run. A command without
+    ``--baseline`` (verdict: one input, judged now) reads neither."""
+    if not hasattr(args, "baseline"):
         return
-    path = getattr(args, "baseline", None)
-    args.baseline_keys = None if path is None else baselines.load_baseline(path)
+    args.baseline_keys = None if args.baseline is None else baselines.load_baseline(args.baseline)
     args.ignores = baselines.load_ignores()
 
 

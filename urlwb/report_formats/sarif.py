@@ -107,11 +107,6 @@ def artifact(path: str | pathlib.Path, report_dir: str | pathlib.Path | None = N
     return p.name, "REPORTDIR"
 
 
-def relative(path: str) -> str:
-    """``path`` as a SARIF URI (:func:`artifact`), without its base."""
-    return artifact(path)[0]
-
-
 def sarif_log(records: Iterable[dict], command: str, findings_uri: str | tuple[str, str] = FINDINGS_FILE,
               version: str | None = None, command_line: str | None = None, *, sorted_=None,
               status: int = 0, notes: Iterable[str] = ()) -> dict:

@@ -389,3 +389,18 @@ def test_a_run_that_could_not_complete_is_3_and_its_sarif_says_so(tmp_path, caps
     assert code == 3 and (inv["exitCode"], inv["executionSuccessful"]) == (3, False)
     assert inv["toolExecutionNotifications"][0]["message"]["text"] == "round failed: fuzzing url: boom"
     assert "incomplete: round failed" in capsys.readouterr().err
+
+
+def test_a_filed_finding_names_no_absolute_path_in_the_sarif(tmp_path, corpus, capsys):
+    """ssrf's hunt files its bypasses (in a corpus outside the repository here): the location and
+    the record in the log name each entry relative to the corpus, not by its absolute path."""
+    sarif = tmp_path / "s.sarif"
+    code, _, _ = run(capsys, ["ssrf", "--oracle", "mine=py:planted:permissive", "--parsers", "engine,urllib",
+                              "--clients", "none", "--minutes", "0.02", "--batch", "500", "--guided-seconds", "0",
+                              "--out", str(tmp_path / "report"), "--sarif", str(sarif)])
+    text = sarif.read_text()
+    log = json.loads(text)
+    filed = [r["properties"]["finding"]["filed"] for r in log["runs"][0]["results"] if r["properties"]["finding"].get("filed")]
+    assert code in (0, 1) and filed and absolute_uris(log) == [] and schema_errors(log) == []
+    assert str(tmp_path) not in text, [x for x in re.findall(r'"[^"]*' + re.escape(str(tmp_path)) + r'[^"]*"', text)][:3]
+    assert all(f.startswith("ssrf/regress/") for f in filed)

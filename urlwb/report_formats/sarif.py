@@ -81,6 +81,16 @@ def _location(r: dict, line: int, findings_uri: tuple[str, str]) -> dict:
             "logicalLocations": [{"name": r["parser"], "fullyQualifiedName": r["parser"], "kind": "module"}]}
 
 
+def _portable(r: dict) -> dict:
+    """The record with the file it was filed as named as its location is (:func:`artifact`), not
+    by this machine's absolute path."""
+    out = dict(r)
+    for key in ("filed", "path"):
+        if isinstance(out.get(key), str) and out[key]:
+            out[key] = artifact(out[key])[0]
+    return out
+
+
 def repository_root(start: pathlib.Path | None = None) -> pathlib.Path:
     """The repository the command runs in: the nearest folder at or above ``start`` (the working
     folder) that holds ``.git`` (a folder, or a worktree's file); the working folder if none."""
@@ -130,7 +140,7 @@ def sarif_log(records: Iterable[dict], command: str, findings_uri: str | tuple[s
             "message": {"text": message(r)},
             "locations": [_location(r, line, findings_uri)],
             "partialFingerprints": {"urlwbSignature/v1": r["signature"]},
-            "properties": {"verdict": r["verdict"]["kind"], "parser": r["parser"], "finding": r},
+            "properties": {"verdict": r["verdict"]["kind"], "parser": r["parser"], "finding": _portable(r)},
         }
         if sorted_ is not None:
             state = sorted_.state(r)

@@ -120,10 +120,10 @@ def main(argv: list[str] | None = None) -> int:
         return int(args._run(args) or 0)
     except UsageError as exc:
         print(f"urlwb {args.subcommand}: {exc}", file=sys.stderr)
-        return 2
+        return UsageError.status
     except Incomplete as exc:
         print(f"urlwb {args.subcommand}: could not complete: {exc}", file=sys.stderr)
-        return 3
+        return Incomplete.status
     except KeyboardInterrupt:
         print(f"urlwb {args.subcommand}: interrupted", file=sys.stderr)
         return 130

@@ -13,6 +13,8 @@ from __future__ import annotations
 class UsageError(Exception):
     """A bad flag, target, path or configuration: reported in one line, exit status 2."""
 
+    status = 2
+
 
 class WriteError(UsageError):
     """A file that could not be written (a full disk, a read-only folder): one line naming the
@@ -22,3 +24,5 @@ class WriteError(UsageError):
 class Incomplete(Exception):
     """The run could not complete (an oracle, validator or client could not start, a round or a
     suite failed to run): reported in one line, exit status 3 (urlwb.exitcodes.INCOMPLETE)."""
+
+    status = 3

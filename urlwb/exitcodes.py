@@ -26,13 +26,15 @@ import sys
 from collections.abc import Iterable
 
 from urlwb import report_formats
-from urlwb.errors import Incomplete  # noqa: F401  (raised by the commands; urlwb.cli answers it with 3)
+from urlwb.errors import Incomplete, UsageError
 from urlwb.findings import baseline as baselines
 from urlwb.findings.baseline import fails
 from urlwb.findings.record import KINDS, check
 from urlwb.report_formats.text import ordered
 
-OK, FINDINGS, USAGE, INCOMPLETE = 0, 1, 2, 3
+OK, FINDINGS = 0, 1
+#: the statuses of the two failures a command reports in one line (urlwb.errors)
+USAGE, INCOMPLETE = UsageError.status, Incomplete.status
 #: --fail-on's levels, from the most to the least that fails: a hazard is below a bug
 FAIL_ON = ("hazard", "bug", "never")
 DEFAULT_FAIL_ON = "bug"

@@ -24,12 +24,11 @@ import json
 import pathlib
 from collections.abc import Iterable
 
+from urlwb.errors import Incomplete
 from urlwb.findings.record import FINDINGS_FILE, SCHEMA_ID
 from urlwb.report_formats.text import message, ordered
 
 SARIF_VERSION = "2.1.0"
-#: urlwb.exitcodes.INCOMPLETE: the run could not complete (kept here: exitcodes imports this package)
-INCOMPLETE = 3
 #: the OASIS schema's canonical address (tests/schemas/sarif-schema-2.1.0.json is its copy)
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 TOOL = "url-workbench"
@@ -155,7 +154,7 @@ def sarif_log(records: Iterable[dict], command: str, findings_uri: str | tuple[s
     driver = {"name": TOOL, "rules": [_rule(rid) for rid in rule_ids],
               "properties": {"findingSchema": SCHEMA_ID}}
     driver["version"] = version or _version()
-    invocation = {"executionSuccessful": status != INCOMPLETE, "exitCode": status,
+    invocation = {"executionSuccessful": status != Incomplete.status, "exitCode": status,
                   "commandLine": command_line or f"urlwb {command}"}
     notes = list(notes)
     if notes:

@@ -208,6 +208,15 @@ def test_a_validator_that_cannot_start_is_3(tmp_path, corpus, capsys):
     assert code == exitcodes.INCOMPLETE and "validator mine cannot start" in err.strip().splitlines()[-1]
 
 
+def test_minimize_of_an_input_that_passes_is_2(tmp_path, capsys):
+    """Nothing to minimize: the question cannot be answered (it was 1, the status of a finding)."""
+    passing = tmp_path / "ok.bin"
+    passing.write_bytes(b"http://a/")
+    code, _, err = run(capsys, ["minimize", "--target", "url", str(passing), "--seconds", "5",
+                                "--out", str(tmp_path / "ok.min")])
+    assert code == exitcodes.USAGE and "nothing to minimize" in err
+
+
 def test_verdict_fails_on_its_level(capsys):
     code, stdout, _ = run(capsys, ["verdict", "http://a\\b@c/", "--parsers", "urllib"])
     assert code == 0 and '"kind": "hazard"' in stdout

@@ -413,3 +413,18 @@ def test_a_filed_finding_names_no_absolute_path_in_the_sarif(tmp_path, corpus, c
     assert code in (0, 1) and filed and absolute_uris(log) == [] and schema_errors(log) == []
     assert str(tmp_path) not in text, [x for x in re.findall(r'"[^"]*' + re.escape(str(tmp_path)) + r'[^"]*"', text)][:3]
     assert all(f.startswith("ssrf/regress/") for f in filed)
+
+
+def test_the_campaign_counts_only_the_rounds_new_entries(tmp_path, capsys):
+    """The campaign renders every open regress entry; those it did not file this round are its
+    baseline (exitcodes.conclude's ``known``): an old open bug alone is 0, a new one 1."""
+    import argparse
+    from urlwb.findings.record import make_finding, verdict
+    old, new = (make_finding(input=f"http://{n}/", parser="p", rule="crash", signature=f"crash:{n}",
+                             verdict=verdict("bug", "own", "its docs", "crash")) for n in ("old", "new"))
+    s = tmp_path / "s.sarif"
+    args = argparse.Namespace(sarif=s, junit=None, fail_on="bug", baseline=None)
+    assert exitcodes.conclude(args, [old], "campaign", tmp_path, known=["crash:old"]) == 0
+    assert [r["baselineState"] for r in json.loads(s.read_text())["runs"][0]["results"]] == ["unchanged"]
+    assert exitcodes.conclude(args, [old, new], "campaign", tmp_path, known=["crash:old"]) == 1
+    assert "1 new (1 bug, 0 hazard)" in capsys.readouterr().out

@@ -5,6 +5,7 @@ https://url.spec.whatwg.org/#url-parsing
     urlwb diff [INPUT ...] [--base URL] [--file F] [--corpus TARGET] [--wpt] [--generate N]
                [--seed S] [--parsers LIST] [--reference NAME] [--out DIR] [--no-reparse]
                [--oracle NAME=CMD | NAME=py:package.module:function ...] [--sarif F] [--junit F]
+               [--fail-on bug|hazard|never] [--baseline FILE]
 
 The differential itself is :mod:`urlwb.differential.run`; its reports, :mod:`urlwb.differential.report`.
 Up to ``--table-max`` inputs: a table in the terminal. More: a report in ``--out`` (Markdown, the

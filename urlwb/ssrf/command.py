@@ -4,7 +4,8 @@ destination.
     urlwb ssrf [--oracle NAME|NAME@VERSION|NAME=CMD|NAME=py:mod:fn ...] [--parsers LIST]
                [--deny private|loopback|metadata|link-local|HOSTS] [--allow HOSTS]
                [--minutes M] [--seed N] [--out DIR] [--no-file]
-               [--inputs FILE] [--clients LIST|none]
+               [--inputs FILE] [--clients LIST|none] [--sarif F] [--junit F]
+               [--fail-on bug|hazard|never] [--baseline FILE]
 
 Validators: the flags', else ``[tool.urlwb.validators]``, else every shipped one. Fetchers: the
 URL parsers of ``urlwb.oracles`` (``--parsers`` names and groups), default every available one.

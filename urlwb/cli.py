@@ -3,7 +3,9 @@
 Each subcommand lives in its own module, which defines ``add_arguments(parser)`` and
 ``run(args) -> int``. Modules are imported only when their subcommand runs (``urlwb --help``
 imports none), so a broken or slow
-part never stands in the way of the others. Usage errors exit with status 2 and a one-line message.
+part never stands in the way of the others. The exit status is one contract for every command
+(:mod:`urlwb.exitcodes`, docs/cli.md): usage errors exit with status 2 and a one-line message, a run
+that could not complete with 3 and one line.
 
 The engine is the exception: it is the reference every differential compares against and the code
 every fuzz target and property checks, so an engine that cannot be imported stops every command
@@ -20,7 +22,7 @@ import importlib
 import os
 import sys
 
-from urlwb.errors import UsageError
+from urlwb.errors import Incomplete, UsageError
 
 
 
@@ -138,10 +140,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"urlwb: {args._unavailable}", file=sys.stderr)
         return 2
     try:
+        if hasattr(args, "baseline"):   # --baseline and urlwb.toml's ignore entries: read before the run
+            from urlwb import exitcodes   # imported here: urlwb --help imports no command's parts
+            exitcodes.prepare(args)
         return int(args._run(args) or 0)
     except UsageError as exc:
         print(f"urlwb {args.subcommand}: {exc}", file=sys.stderr)
-        return 2
+        return UsageError.status
+    except Incomplete as exc:
+        print(f"urlwb {args.subcommand}: could not complete: {exc}", file=sys.stderr)
+        return Incomplete.status
     except KeyboardInterrupt:
         print(f"urlwb {args.subcommand}: interrupted", file=sys.stderr)
         return 130

@@ -160,14 +160,25 @@ def sha1(data: bytes) -> str:
 
 
 def _umask() -> int:
+    """The process's umask now: read from /proc (Linux 4.7+), which changes nothing; else set and
+    set back (os.umask is the only way to ask, and not safe beside other threads)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
 
 
-#: Files are readable by others (0644 under the usual umask), as any file a program writes
-#: would be: mkstemp's temporary files are 0600, which the rename would otherwise keep.
-FILE_MODE = 0o666 & ~_umask()
+def file_mode() -> int:
+    """The mode a new file gets under the process's umask now (0644 under the usual 022), as any
+    file a program writes would: mkstemp's temporary files are 0600, which the rename would
+    otherwise keep."""
+    return 0o666 & ~_umask()
 
 
 def atomic_write(path: pathlib.Path, data: bytes) -> None:
@@ -180,7 +191,7 @@ def atomic_write(path: pathlib.Path, data: bytes) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "wb") as fh:
-            os.fchmod(fh.fileno(), FILE_MODE)
+            os.fchmod(fh.fileno(), file_mode())
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())

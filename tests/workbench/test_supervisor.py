@@ -299,9 +299,10 @@ def test_a_misconfigured_oracle_flag_is_one_line_and_exit_2(registry, flag, reas
     assert reason in err and "\n" not in err, err
 
 
-def test_an_oracle_that_cannot_start_is_exit_2_too(registry, capsys):
+def test_an_oracle_that_cannot_start_is_exit_3(registry, capsys):
+    """Well declared, and it cannot start: the run cannot complete (urlwb.exitcodes), not a usage error."""
     assert cli.main(["diff", "http://a/", "--parsers", "engine", "--oracle",
-                     "mine=py:no_such_module_urlwb:parse"]) == 2
+                     "mine=py:no_such_module_urlwb:parse"]) == 3
     err = capsys.readouterr().err.strip().splitlines()
     assert "oracle mine cannot start" in err[-1] and "no_such_module_urlwb" in err[-1]
 

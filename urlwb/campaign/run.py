@@ -26,8 +26,10 @@ campaign at any moment loses nothing: the next round triages what was left.
 Nothing stops the campaign: an exception of any type in a round (fuzzing, triage, coverage, the
 differential round, the report) is caught there, written into the report with its traceback
 (and, where it concerns one input, with that input), and the campaign goes on to the next
-round. The exit status says what happened: 0 no new finding, 1 new findings or a round that
-failed, 2 a usage error before anything ran.
+round. The exit status is the one contract (:mod:`urlwb.exitcodes`): the campaign's findings are
+the round's new regress entries (every other open entry is already filed: the corpus is its
+baseline, and the SARIF marks those ``unchanged``); 0 when none of them is at or above
+``--fail-on``, 1 when one is, 2 a usage error before anything ran, 3 a round that failed.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 
-from urlwb import children, corpus_store, oracles, report_formats
+from urlwb import children, corpus_store, exitcodes, oracles, report_formats
 from urlwb import progress as speaking
 from urlwb.measure import coverage
 from urlwb.fuzzing import triage
@@ -55,6 +57,7 @@ from urlwb.differential.command import campaign_round
 from urlwb.growth.command import growth_round
 from urlwb.errors import UsageError
 from urlwb.findings import sidecar
+from urlwb.findings.baseline import baseline_key
 from urlwb.findings.record import read_findings, write_findings
 from urlwb.fuzzing.fuzz import Progress
 from urlwb.fuzzing.fuzz import fuzz_target as _fuzz_target
@@ -197,6 +200,7 @@ def add_arguments(parser) -> None:
     add_minimize_seconds(parser, 10.0, why="the campaign's rounds are short")
     add_out(parser, "the folder for campaign-<stamp>/ and the latest link", corpus_store.ROOT / "reports")
     report_formats.add_arguments(parser)
+    exitcodes.add_arguments(parser)
 
 
 def load_average() -> list[float]:
@@ -407,10 +411,12 @@ def run(args) -> int:
     print(f"report: {out_dir / 'report.md'}")
     print(f"        {out_dir / 'report.html'}  (latest: {args.out / 'latest'})")
     new_paths = {x.entry for x in triaged + leftovers if x.verdict == "new" and x.entry}
-    report_formats.emit(args, lambda: finding_records(open_entries, new_paths), "campaign", out_dir)
     for e in errors:
         print(f"round failed: {e['round']}: {e['error']}", file=sys.stderr)
-    return 1 if record.new_findings or errors else 0
+    records = finding_records(open_entries, new_paths)
+    return exitcodes.conclude(args, records, "campaign", out_dir,
+                              known=[baseline_key(r) for r in records if not r.get("new")],
+                              incomplete=[f"round failed: {e['round']}: {e['error']}" for e in errors])
 
 
 def campaign_findings(out_dir: pathlib.Path, entries: list[pathlib.Path]) -> pathlib.Path:

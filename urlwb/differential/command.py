@@ -5,6 +5,7 @@ https://url.spec.whatwg.org/#url-parsing
     urlwb diff [INPUT ...] [--base URL] [--file F] [--corpus TARGET] [--wpt] [--generate N]
                [--seed S] [--parsers LIST] [--reference NAME] [--out DIR] [--no-reparse]
                [--oracle NAME=CMD | NAME=py:package.module:function ...] [--sarif F] [--junit F]
+               [--fail-on bug|hazard|never] [--baseline FILE]
 
 The differential itself is :mod:`urlwb.differential.run`; its reports, :mod:`urlwb.differential.report`.
 Up to ``--table-max`` inputs: a table in the terminal. More: a report in ``--out`` (Markdown, the
@@ -28,8 +29,8 @@ from urlwb.findings.record import read_findings
 from urlwb.differential.report import sandbox_line, summarize, summary_text, terminal_table, write_report
 from urlwb.differential.run import (collect_inputs, corpus_cases, decode_case, diff, encode_case,
                                 trouble_lines, working_cases)
-from urlwb import report_formats
-from urlwb.errors import UsageError
+from urlwb import exitcodes, report_formats
+from urlwb.errors import Incomplete, UsageError
 from urlwb.oracles.versions import installs
 from urlwb.oracles.versions.names import resolve_names as versioned_names
 
@@ -66,10 +67,11 @@ def add_arguments(p) -> None:
                   "[tool.urlwb.oracles] in urlwb.toml or pyproject.toml here")
     installs.add_flag(p)   # NAME@VERSION installs run no package code without it
     report_formats.add_arguments(p)
-    p.epilog = ("exit status: 0 when every parser answered every input (agreeing or not); 1 when "
-                "an oracle crashed (an undocumented exception, or its process died) or hung on "
-                "some input, or was given up: each is named in one line with the input, and the "
-                "report is written all the same; 2 for a usage error or a misconfigured oracle.")
+    exitcodes.add_arguments(p)
+    p.epilog = ("exit status (docs/cli.md): 0 when no new finding is at or above --fail-on; 1 when "
+                "one is (an oracle that crashed or hung on an input is such a finding, judged by "
+                "its contract, and named in one line with the input); 2 for a usage error or a "
+                "misconfigured oracle; 3 when an oracle of yours, or every parser, could not start.")
 
 
 def run(args) -> int:
@@ -92,7 +94,7 @@ def run(args) -> int:
     result = diff(items, names, reference=args.reference, reparse=not args.no_reparse,
                   hosts=not args.no_hosts and many, progress=many, required=users)
     if not result.records:
-        raise UsageError("no parser could start: " + "; ".join(f"{k}: {v}" for k, v in result.skipped.items()))
+        raise Incomplete("no parser could start: " + "; ".join(f"{k}: {v}" for k, v in result.skipped.items()))
     if not many:
         print(terminal_table(result))
         written = findings.write_findings(result, args.out or DEFAULT_OUT)
@@ -103,15 +105,14 @@ def run(args) -> int:
         print(summary_text(result))
         for p in paths:
             print(f"report: {p}")
-    # --sarif/--junit from the records findings.jsonl holds (read back: judged once)
-    report_formats.emit(args, lambda: read_findings(args.out or DEFAULT_OUT), "diff", args.out or DEFAULT_OUT)
     confined = sandbox_line(result.parsers)
     if confined:
         print(confined)
     trouble = trouble_lines(result)
     for line in trouble:
         print(f"urlwb diff: {line}", file=sys.stderr)
-    return 1 if trouble else 0
+    # the status, --sarif and --junit from the records findings.jsonl holds (read back: judged once)
+    return exitcodes.conclude(args, read_findings(args.out or DEFAULT_OUT), "diff", args.out or DEFAULT_OUT)
 
 
 #: generated inputs the campaign's differential round always sends, whatever its estimate: the

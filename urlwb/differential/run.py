@@ -29,7 +29,7 @@ from urlwb import progress as saying
 from urlwb.differential import classify
 from urlwb.differential import generate
 from urlwb.cliutil import load_json, short
-from urlwb.errors import UsageError
+from urlwb.errors import Incomplete, UsageError
 from urlwb.fuzzdata import Reader, Writer, decode_text, encode_text
 from urlwb.oracles.hosts import close_hosts, load_hosts
 
@@ -199,7 +199,7 @@ def diff(items, names, reference=None, reparse=True, hosts=True, progress=False,
 
     Oracles outside the process (``runs_apart``) are asked at the same time, each from a thread
     of its own; the in-process ones run in this thread meanwhile. ``required``: names that must
-    start (the user's own), else UsageError."""
+    start (the user's own), else Incomplete (exit status 3)."""
     start = time.perf_counter()
     loaded, skipped = oracles.load(names)
     for error in oracles.MANIFEST_ERRORS:
@@ -209,7 +209,7 @@ def diff(items, names, reference=None, reparse=True, hosts=True, progress=False,
     missing = [n for n in required if n not in loaded]
     if missing:
         oracles.close_all(loaded)
-        raise UsageError(f"oracle {missing[0]} cannot start: {skipped[missing[0]]}")
+        raise Incomplete(f"oracle {missing[0]} cannot start: {skipped[missing[0]]}")
     reference = reference or next((n for n in ("engine", "ada_url") if n in loaded), None)
     if reference and reference not in loaded:
         reference = next(iter(loaded), None)

@@ -17,9 +17,8 @@ says whether it passed: a suite fails on a release with the finding and passes o
 from __future__ import annotations
 
 import pathlib
-import sys
 
-from urlwb import progress
+from urlwb import exitcodes, progress
 from urlwb.cliutil import add_out
 from urlwb.errors import UsageError
 from urlwb.export import cases as casing
@@ -100,21 +99,24 @@ def run(args) -> int:
     for s in skipped:
         print(f"skipped {s.finding}: {s.reason}")
     if not kept:
-        print(f"urlwb export tests: no finding about {parser} gives a test ({len(skipped)} skipped)", file=sys.stderr)
-        return 1
+        raise UsageError(f"no finding about {parser} gives a test ({len(skipped)} skipped)")
     out = args.out or DEFAULT_OUT / parser
     files = _write(lang, parser, kept, skipped, out, releases)
     print(f"wrote {len(kept)} test{'s' if len(kept) != 1 else ''} for {parser} ({lang}) in {out}: "
           + ", ".join(sorted(files)))
+    failed = False
     for n, release in enumerate(releases):
         r = runs[n][1] if runs else _run(lang, parser, release, out, files)
         print(f"{r.release}: {'passed' if r.passed else 'FAILED'} ({r.command})")
+        failed = failed or not r.passed
         if not r.passed:
             for name in runner.failing(lang, r.output):
                 print(f"  failed: {name}")
             lines = [x for x in r.output.strip().splitlines() if not x.lstrip().startswith("at ")]
             print("\n".join("  " + line for line in lines[-25:]))
-    return 0
+    # a failing test is a finding that holds on that release; a suite that did not build or run
+    # raised Incomplete (exit status 3)
+    return exitcodes.FINDINGS if failed else exitcodes.OK
 
 
 def _write(lang: str, parser: str, kept, skipped, out: pathlib.Path, releases) -> list[str]:

@@ -32,7 +32,7 @@ import sys
 
 from urlwb import children
 from urlwb import sandbox as sandboxing
-from urlwb.errors import UsageError
+from urlwb.errors import Incomplete, UsageError
 
 #: seconds one step may take (a first Maven run downloads JUnit and Surefire; a first Go run a
 #: toolchain)
@@ -112,9 +112,9 @@ def _step(cmd: list[str], cwd: pathlib.Path, env: dict, confined: bool) -> subpr
                             timeout=TIMEOUT, stdin=subprocess.DEVNULL,
                             sandbox=sandboxing.limits() if confined else None)
     except subprocess.TimeoutExpired:
-        raise UsageError(f"`{' '.join(cmd)}` did not finish in {TIMEOUT} s") from None
+        raise Incomplete(f"`{' '.join(cmd)}` did not finish in {TIMEOUT} s") from None
     except OSError as exc:
-        raise UsageError(f"`{cmd[0]}` could not run ({exc.strerror or exc})") from None
+        raise Incomplete(f"`{cmd[0]}` could not run ({exc.strerror or exc})") from None
 
 
 def _built(parser: str, version: str, log) -> pathlib.Path:
@@ -189,11 +189,11 @@ def run(lang: str, parser: str, version: str, folder: pathlib.Path, files: list[
         if r.returncode != 0 and n < len(steps):
             # a build step: the suite did not run, which is no verdict on the release
             from urlwb.oracles.versions.installs import reason_of
-            raise UsageError(f"{parser}@{version}: the suite did not build (`{shown}`): {reason_of(text)}")
+            raise Incomplete(f"{parser}@{version}: the suite did not build (`{shown}`): {reason_of(text)}")
         if r.returncode != 0:
             if not FAILED[lang].search(text):
                 # no test reported failing: the suite did not run (a resolution, a crash of the tool)
                 from urlwb.oracles.versions.installs import reason_of
-                raise UsageError(f"{parser}@{version}: the suite did not run (`{shown}`): {reason_of(text)}")
+                raise Incomplete(f"{parser}@{version}: the suite did not run (`{shown}`): {reason_of(text)}")
             return Result(f"{parser}@{version}", False, shown, "".join(output))
     return Result(f"{parser}@{version}", True, shown, "".join(output))

@@ -27,7 +27,7 @@ import tempfile
 import threading
 import time
 
-from urlwb import children, corpus_store
+from urlwb import children, corpus_store, exitcodes
 from urlwb import progress as saying
 from urlwb.fuzzing import triage
 from urlwb.cliutil import add_jobs, add_minimize_seconds, add_seconds, add_targets, alias, jobs_flag, seconds_flag
@@ -380,4 +380,4 @@ def run(args) -> int:
         print(f"new finding: {t.target}: {t.signature} -> {t.entry}")
     if args.no_triage:
         print("artifacts left untriaged in .urlwb/artifacts/ (urlwb triage)")
-    return 0
+    return exitcodes.FINDINGS if new else exitcodes.OK   # a new finding: the engine fails a fuzz target's check

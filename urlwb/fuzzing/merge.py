@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 
-from urlwb import children, corpus_store
+from urlwb import children, corpus_store, exitcodes
 from urlwb.cliutil import add_seconds, add_targets, count_flag, seconds_flag
 from urlwb.errors import UsageError
 from urlwb.fuzzing.fuzz import libfuzzer_flags
@@ -119,4 +119,4 @@ def run(args) -> int:
         verb = "would add" if args.dry_run else "added"
         more = f" ({left_out} more left out by the caps)" if left_out else ""
         print(f"{t:14} {verb} {len(added)} inputs to {corpus_store.distilled_dir(t)}{more}")
-    return 1 if failed else 0
+    return exitcodes.INCOMPLETE if failed else exitcodes.OK   # a merge that failed: the run did not complete

@@ -106,8 +106,7 @@ def run(args) -> int:
         raise UsageError(f"{args.file}: its replay alone takes longer than the budget "
                          f"(--seconds {args.seconds:g}); give more time")
     if before.ok:
-        print(f"{args.file}: passes the {target} check; nothing to minimize", file=sys.stderr)
-        return 1
+        raise UsageError(f"{args.file}: passes the {target} check; nothing to minimize")
     data = args.file.read_bytes()
     print(f"{args.file}: {len(data)} bytes, {before.signature}")
     small = minimize(target, args.file, seconds=args.seconds / 2)

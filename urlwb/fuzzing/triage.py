@@ -19,7 +19,7 @@ import pathlib
 import shutil
 import sys
 
-from urlwb import corpus_store
+from urlwb import corpus_store, exitcodes
 from urlwb.cliutil import add_minimize_seconds, add_targets, seconds_flag
 from urlwb.errors import UsageError
 from urlwb.findings import sidecar
@@ -153,7 +153,7 @@ def run(args) -> int:
     counts = {v: sum(r.verdict == v for r in results) for v in ("new", "duplicate", "unreproducible")}
     print(f"triage: {len(results)} artifacts: {counts['new']} new findings, "
           f"{counts['duplicate']} duplicates, {counts['unreproducible']} unreproducible")
-    return 0
+    return exitcodes.FINDINGS if counts["new"] else exitcodes.OK   # a new finding
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ import shlex
 import sys
 import time
 
-from urlwb import oracles, report_formats
+from urlwb import exitcodes, oracles, report_formats
 from urlwb.cliutil import add_oracle, add_out, add_parsers, add_runs, count_flag
 from urlwb.errors import UsageError
 from urlwb.growth import report, shapes
@@ -65,6 +65,7 @@ def add_arguments(p) -> None:
     p.add_argument("--no-file", action="store_true", help="report findings without filing them")
     add_oracle(p, "NAME=COMMAND or NAME=py:package.module:function")
     report_formats.add_arguments(p)
+    exitcodes.add_arguments(p)
 
 
 def parse_lengths(text: str) -> tuple[int, int]:
@@ -125,14 +126,14 @@ def run(args) -> int:
     res.command = " ".join(["urlwb growth", *(shlex.quote(x) for x in sys.argv[2:] if sys.argv[1:2] == ["growth"])])
     for path in report.write(res, args.out):
         print(f"report: {path}")
-    report_formats.emit(args, lambda: read_findings(args.out), "growth", args.out)   # what findings.jsonl holds
     for row, f in res.findings:
         where = f.path or ("already filed" if f.duplicate else "not filed (--no-file)")
         print(f"urlwb growth: {f.minimized.verdict}: {row.name} {row.version} on "
               f"{f.minimized.shape.name!r} × {f.minimized.count} ({where})", file=sys.stderr)
     if not res.findings:
         print("none above the threshold")
-    return 1 if res.findings else 0
+    # every finding counts, an already filed one too (as diff's): --baseline says what is not new
+    return exitcodes.conclude(args, read_findings(args.out), "growth", args.out)   # what findings.jsonl holds
 
 
 def growth_round(out_dir: pathlib.Path, seconds: float, names: list[str] | None = None,

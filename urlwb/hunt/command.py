@@ -32,10 +32,10 @@ import pathlib
 import sys
 import time
 
-from urlwb import oracles, progress, report_formats
+from urlwb import exitcodes, oracles, progress, report_formats
 from urlwb.cliutil import (add_minutes, add_oracle, add_out, add_seconds, add_seed, alias, count_flag,
                            minutes_flag, seconds_flag)
-from urlwb.errors import UsageError
+from urlwb.errors import Incomplete, UsageError
 from urlwb.fuzzdata import decode_text, encode_text
 from urlwb.hunt import distill, history, reach, report, runners, seeds, targets
 from urlwb.findings.record import write_findings
@@ -83,8 +83,10 @@ def add_arguments(p) -> None:
                         "shipped PARSER): what the old release gets wrong that it fixed, filed in "
                         "corpus/history/PARSER/")
     report_formats.add_arguments(p)
-    p.epilog = ("exit status: 0 when the hunt ran (findings or not); 2 for a usage error (an "
-                "unknown parser, one that cannot be guided or started, a toolchain missing).")
+    exitcodes.add_arguments(p)
+    p.epilog = ("exit status (docs/cli.md): 0 when no new finding is at or above --fail-on, 1 when "
+                "one is; 2 for a usage error (an unknown parser, one that cannot be guided, a "
+                "toolchain missing); 3 when its oracle cannot start.")
 
 
 def run(args) -> int:
@@ -112,8 +114,7 @@ def run(args) -> int:
     # judged by the parser's contract when the hunt judged against the engine, else as filed
     records = judge_records(target.name, summary) if summary["judged_on"] else finding_records(summary)
     print(f"report: {write_findings(out, records)}")
-    report_formats.emit(args, lambda: records, "hunt", out)
-    return 0
+    return exitcodes.conclude(args, records, "hunt", out)
 
 
 def _against(target: targets.Target, ref: str | None) -> str | None:
@@ -139,12 +140,12 @@ def _against(target: targets.Target, ref: str | None) -> str | None:
 
 
 def _require_oracle(name: str) -> str:
-    """The judge asks the parser through its oracle: one that cannot start is a usage error.
-    The parser's version, as its oracle says."""
+    """The judge asks the parser through its oracle: one that cannot start is a run that cannot
+    complete (exit status 3). The parser's version, as its oracle says."""
     loaded, skipped = oracles.load([name])
     oracles.close_all(loaded)
     if name not in loaded:
-        raise UsageError(f"{name}: its oracle cannot start: {skipped.get(name)}")
+        raise Incomplete(f"{name}: its oracle cannot start: {skipped.get(name)}")
     return loaded[name].version
 
 

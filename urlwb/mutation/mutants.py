@@ -53,7 +53,7 @@ import tomllib
 
 from urlwb import children, corpus_store, progress
 from urlwb.cliutil import add_jobs, add_out, add_seconds, add_seed, alias
-from urlwb.errors import UsageError
+from urlwb.errors import Incomplete, UsageError
 from urlwb.mutation.killsuite import UNIT_TESTS
 
 ENGINE_DIR = corpus_store.ROOT / "engine"
@@ -661,8 +661,7 @@ def run(args) -> int:
             try:
                 session.meta["baseline"] = baseline(session)
             except RuntimeError as exc:
-                print(f"urlwb mutants: {exc}", file=sys.stderr)
-                return 1
+                raise Incomplete(str(exc)) from None
             session.save_meta()
         previous = signal.signal(signal.SIGTERM, _raise_interrupt)
         try:

@@ -407,13 +407,10 @@ def parse_flag(value: str) -> Spec:
     return user_spec(name.strip(), rest.strip(), "flag")
 
 
-def config_tables(section: str, what: str, cwd: pathlib.Path | None = None):
-    """Each ``(file name, name, value)`` of the ``[tool.urlwb.<section>]`` tables of
-    ``urlwb.toml`` and of ``pyproject.toml`` in ``cwd`` (both read; a name in both is an error),
-    each value a command string or a table. ``what`` names an entry in the one-line errors
-    (``oracle``, ``validator``)."""
+def tool_tables(cwd: pathlib.Path | None = None):
+    """Each ``(file name, its [tool.urlwb] table)`` of ``urlwb.toml`` and ``pyproject.toml`` in
+    ``cwd`` (those that exist); a file that is not TOML is a ManifestError naming it."""
     cwd = cwd or pathlib.Path.cwd()
-    seen: set[str] = set()
     for fname in ("urlwb.toml", "pyproject.toml"):
         path = cwd / fname
         if not path.is_file():
@@ -422,7 +419,17 @@ def config_tables(section: str, what: str, cwd: pathlib.Path | None = None):
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise ManifestError(f"{fname}: {exc}") from None
-        table = data.get("tool", {}).get("urlwb", {}).get(section)
+        yield fname, data.get("tool", {}).get("urlwb", {})
+
+
+def config_tables(section: str, what: str, cwd: pathlib.Path | None = None):
+    """Each ``(file name, name, value)`` of the ``[tool.urlwb.<section>]`` tables of
+    ``urlwb.toml`` and of ``pyproject.toml`` in ``cwd`` (both read; a name in both is an error),
+    each value a command string or a table. ``what`` names an entry in the one-line errors
+    (``oracle``, ``validator``)."""
+    seen: set[str] = set()
+    for fname, tool in tool_tables(cwd):
+        table = tool.get(section)
         if table is None:
             continue
         if not isinstance(table, dict):

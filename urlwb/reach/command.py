@@ -18,7 +18,7 @@ import pathlib
 import shlex
 import sys
 
-from urlwb import oracles, progress
+from urlwb import exitcodes, oracles, progress
 from urlwb.cliutil import DEPRECATED, add_oracle, add_out, add_parsers, add_seed, count_flag
 from urlwb.errors import UsageError
 from urlwb.reach import golang, inputs, jvm, node, python, report, ruby
@@ -122,4 +122,4 @@ def run(args) -> int:
         print(f"report: {path}")
     for line in failed:
         print(f"urlwb reach: {line}", file=sys.stderr)
-    return 1 if failed else 0
+    return exitcodes.INCOMPLETE if failed else exitcodes.OK   # a measurement that failed: the run did not complete

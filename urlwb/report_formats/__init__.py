@@ -12,11 +12,9 @@ run and the schemas the tests hold both files to (``tests/schemas/``).
 
 from __future__ import annotations
 
-import os
 import pathlib
 import shlex
 import sys
-import tempfile
 from collections.abc import Callable, Iterable
 
 __all__ = ["add_arguments", "emit", "write_atomic"]
@@ -33,27 +31,25 @@ def add_arguments(p) -> None:
 
 
 def write_atomic(path: pathlib.Path, data: bytes) -> pathlib.Path:
-    """``data`` into ``path`` by a temporary file in its folder and ``os.replace``."""
+    """``data`` into ``path``, whole or not at all, with the mode the process's umask gives
+    (:func:`urlwb.corpus_store.atomic_write`; a bare ``mkstemp`` file would stay 0600)."""
+    from urlwb import corpus_store   # imported here to keep --help light
+
     path = pathlib.Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        pathlib.Path(tmp).unlink(missing_ok=True)
-        raise
+    corpus_store.atomic_write(path, data)
     return path
 
 
 def emit(args, findings: Callable[[], Iterable[dict]], command: str,
-         out: pathlib.Path | None = None) -> list[pathlib.Path]:
+         out: pathlib.Path | None = None, *, sorted_=None, status: int = 0,
+         notes: Iterable[str] = ()) -> list[pathlib.Path]:
     """Write ``--sarif`` and ``--junit`` (those given) from the records ``findings()`` returns
     (``finding-v1``, each checked; called only when a flag was given, so a command run without
     them builds no records); ``command``: the urlwb command that produced them (``diff``...);
     ``out``: its report folder, whose ``findings.jsonl`` a SARIF result without a filed entry
-    points at. Prints one ``report:`` line per file written; returns their paths."""
+    points at; ``sorted_``, ``status``, ``notes``: the baseline's verdicts, the exit status and
+    what could not be done (:func:`urlwb.exitcodes.conclude`). Prints one ``report:`` line per
+    file written; returns their paths."""
     sarif_path = getattr(args, "sarif", None)
     junit_path = getattr(args, "junit", None)
     if sarif_path is None and junit_path is None:
@@ -64,12 +60,14 @@ def emit(args, findings: Callable[[], Iterable[dict]], command: str,
     records = [check(r) for r in findings()]
     written = []
     if sarif_path is not None:
-        where = sarif.relative(str(pathlib.Path(out) / FINDINGS_FILE)) if out is not None else FINDINGS_FILE
+        where = (sarif.artifact(pathlib.Path(out) / FINDINGS_FILE, report_dir=out) if out is not None
+                 else FINDINGS_FILE)
         line = "urlwb " + shlex.join(sys.argv[1:]) if sys.argv[1:2] == [command] else None
-        written.append(write_atomic(sarif_path, sarif.dumps(sarif.sarif_log(records, command, where,
-                                                                            command_line=line))))
+        written.append(write_atomic(sarif_path, sarif.dumps(sarif.sarif_log(
+            records, command, where, command_line=line, sorted_=sorted_, status=status, notes=notes))))
     if junit_path is not None:
-        written.append(write_atomic(junit_path, junit.junit_xml(records, command)))
+        written.append(write_atomic(junit_path, junit.junit_xml(records, command, sorted_=sorted_,
+                                                              fail_on=getattr(args, "fail_on", "bug"))))
     for path in written:
         print(f"report: {path}")
     return written

@@ -10,7 +10,9 @@ the verdict and the command that reproduces it.
 Deviation, explained: JUnit has no warning. A **hazard** (the parser keeps its own contract and
 still reads the input otherwise than another) must not fail a build, nor pass silently; it is a
 ``<skipped>`` test case whose message says "hazard" and holds the same text: CI tools list skipped
-cases apart from passed and failed ones.
+cases apart from passed and failed ones. A failure is what fails the run
+(urlwb.exitcodes): with ``--fail-on hazard`` a new hazard is one, with ``never`` nothing is, and a
+finding in ``--baseline`` or accepted in urlwb.toml is skipped, saying so.
 
 XML 1.0 cannot hold every code point an input may (C0 controls, lone surrogates, U+FFFE): those
 are written as ``\\uXXXX`` escapes (:func:`xml_text`).
@@ -24,6 +26,7 @@ import socket
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 
+from urlwb.findings.baseline import fails
 from urlwb.report_formats.text import message, ordered
 
 #: code points XML 1.0 does not allow in a document (§2.2 Char)
@@ -41,9 +44,28 @@ def _name(r: dict) -> str:
     return xml_text(f"{r['rule']}: {shown!r}")
 
 
+def _not_failing(r: dict, sorted_, fail_on: str) -> str:
+    """Why a finding is skipped, not a failure: below --fail-on, in the baseline, or suppressed
+    ("" if none: it fails the run, and the report)."""
+    kind = r["verdict"]["kind"]
+    if not fails(r, fail_on):
+        return f"{kind} (not a failure)" if kind == "hazard" else f"{kind} (not a failure: --fail-on {fail_on})"
+    if sorted_ is None:
+        return ""
+    ignore = sorted_.suppression(r)
+    if ignore is not None:
+        return f"{r['verdict']['kind']}, suppressed ({ignore.where}: {ignore.reason})"
+    if sorted_.state(r) == "unchanged":
+        return f"{r['verdict']['kind']}, in the baseline (unchanged)"
+    return ""
+
+
 def junit_xml(records: Iterable[dict], command: str, *, timestamp: datetime.datetime | None = None,
-              hostname: str | None = None) -> bytes:
-    """The JUnit XML document (UTF-8 bytes) of ``records`` (``finding-v1``) from ``urlwb COMMAND``."""
+              hostname: str | None = None, sorted_=None, fail_on: str = "bug") -> bytes:
+    """The JUnit XML document (UTF-8 bytes) of ``records`` (``finding-v1``) from ``urlwb COMMAND``.
+    A failure is what fails the run (urlwb.exitcodes): a finding at or above ``fail_on`` (a bug,
+    by default), not in the baseline nor suppressed (``sorted_``,
+    :class:`urlwb.findings.baseline.Sorted`); every other finding is skipped, saying why."""
     rows = ordered(records)
     when = (timestamp or datetime.datetime.now(datetime.timezone.utc)).strftime("%Y-%m-%dT%H:%M:%S")
     host = hostname or socket.gethostname() or "localhost"
@@ -52,7 +74,7 @@ def junit_xml(records: Iterable[dict], command: str, *, timestamp: datetime.date
         by_parser.setdefault(r["parser"], []).append(r)
     root = ET.Element("testsuites")
     for k, (parser, cases) in enumerate(sorted(by_parser.items())):
-        bugs = sum(1 for r in cases if r["verdict"]["kind"] == "bug")
+        bugs = sum(1 for r in cases if not _not_failing(r, sorted_, fail_on))
         suite = ET.SubElement(root, "testsuite", {
             "name": xml_text(f"urlwb {command}: {parser}"), "package": f"urlwb.{command}", "id": str(k),
             "timestamp": when, "hostname": host, "tests": str(len(cases)), "failures": str(bugs),
@@ -65,10 +87,11 @@ def junit_xml(records: Iterable[dict], command: str, *, timestamp: datetime.date
                 "name": _name(r), "classname": xml_text(f"urlwb.{command}.{parser}"), "time": "0"})
             text = xml_text(message(r))
             summary = xml_text(r.get("summary") or f"{r['rule']} in {r['parser']}")
-            if r["verdict"]["kind"] == "bug":
-                el = ET.SubElement(case, "failure", {"type": xml_text(r["rule"]), "message": summary})
+            why = _not_failing(r, sorted_, fail_on)
+            if why:
+                el = ET.SubElement(case, "skipped", {"message": xml_text(f"{why}: {summary}")})
             else:
-                el = ET.SubElement(case, "skipped", {"message": f"hazard (not a failure): {summary}"})
+                el = ET.SubElement(case, "failure", {"type": xml_text(r["rule"]), "message": summary})
             el.text = text
         ET.SubElement(suite, "system-out").text = ""
         ET.SubElement(suite, "system-err").text = ""

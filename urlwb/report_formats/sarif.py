@@ -15,6 +15,7 @@ one of whose results has no physical location ("locationFromSarifResult: expecte
 location"). A finding about a URL parser has no source line; its location is the file that holds
 it: the regress entry it was filed as (``filed``), else line N of ``findings.jsonl`` in the
 command's ``--out`` (the finding's own line), with the parser as a logical location beside it.
+Every URI is relative to the repository root (:func:`artifact`), whatever ``--out`` is.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import json
 import pathlib
 from collections.abc import Iterable
 
+from urlwb.errors import Incomplete
 from urlwb.findings.record import FINDINGS_FILE, SCHEMA_ID
 from urlwb.report_formats.text import message, ordered
 
@@ -62,52 +64,109 @@ def _rule(rule_id: str) -> dict:
     return out
 
 
-def _location(r: dict, line: int, findings_uri: str) -> dict:
+#: the uriBaseIds of a location outside the repository (an --out in /tmp, a corpus elsewhere):
+#: named relative to that folder, never by an absolute path (a log must read the same on any machine)
+OUTSIDE = {
+    "REPORTDIR": "the folder the command wrote its report in (--out), outside the repository",
+    "CORPUSDIR": "the corpus folder (URLWB_CORPUS), outside the repository",
+}
+
+
+def _location(r: dict, line: int, findings_uri: tuple[str, str]) -> dict:
     filed = r.get("filed") or r.get("path")
-    uri, start = (relative(filed), 1) if isinstance(filed, str) and filed else (findings_uri, line)
-    return {"physicalLocation": {"artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"},
+    (uri, base), start = (artifact(filed), 1) if isinstance(filed, str) and filed else (findings_uri, line)
+    return {"physicalLocation": {"artifactLocation": {"uri": uri, "uriBaseId": base},
                                  "region": {"startLine": start}},
             "logicalLocations": [{"name": r["parser"], "fullyQualifiedName": r["parser"], "kind": "module"}]}
 
 
-def relative(path: str) -> str:
-    """``path`` relative to the working folder (the repository root, in CI) when it is under it."""
+def _portable(r: dict) -> dict:
+    """The record with the file it was filed as named as its location is (:func:`artifact`), not
+    by this machine's absolute path."""
+    out = dict(r)
+    for key in ("filed", "path"):
+        if isinstance(out.get(key), str) and out[key]:
+            out[key] = artifact(out[key])[0]
+    return out
+
+
+def repository_root(start: pathlib.Path | None = None) -> pathlib.Path:
+    """The repository the command runs in: the nearest folder at or above ``start`` (the working
+    folder) that holds ``.git`` (a folder, or a worktree's file); the working folder if none."""
+    here = (start or pathlib.Path.cwd()).resolve()
+    return next((p for p in (here, *here.parents) if (p / ".git").exists()), here)
+
+
+def artifact(path: str | pathlib.Path, report_dir: str | pathlib.Path | None = None) -> tuple[str, str]:
+    """(uri, uriBaseId) of ``path``: relative to the repository root under ``%SRCROOT%`` when it
+    is inside it (a relative ``path`` is taken from the working folder); else relative to the
+    corpus root (``CORPUSDIR``) or to ``report_dir`` (``REPORTDIR``), or its bare name there.
+    Never absolute: the same log reads the same from any checkout."""
     p = pathlib.Path(path)
-    if p.is_absolute():
+    p = (p if p.is_absolute() else pathlib.Path.cwd() / p).resolve()
+    from urlwb import corpus_store   # the corpus root (URLWB_CORPUS); imported here to keep --help light
+    for folder, base in ((repository_root(), "%SRCROOT%"), (corpus_store.corpus_root(), "CORPUSDIR"),
+                         (report_dir, "REPORTDIR")):
+        if folder is None:
+            continue
         try:
-            return p.relative_to(pathlib.Path.cwd()).as_posix()
+            return p.relative_to(pathlib.Path(folder).resolve()).as_posix(), base
         except ValueError:
-            return p.as_posix()
-    return p.as_posix()
+            continue
+    return p.name, "REPORTDIR"
 
 
-def sarif_log(records: Iterable[dict], command: str, findings_uri: str = FINDINGS_FILE,
-              version: str | None = None, command_line: str | None = None) -> dict:
+def sarif_log(records: Iterable[dict], command: str, findings_uri: str | tuple[str, str] = FINDINGS_FILE,
+              version: str | None = None, command_line: str | None = None, *, sorted_=None,
+              status: int = 0, notes: Iterable[str] = ()) -> dict:
     """A SARIF 2.1.0 log of ``records`` (``finding-v1``), produced by ``urlwb COMMAND``
     (``command_line``: the whole line, when known); ``findings_uri``: the findings.jsonl the
-    records are the lines of (relative to the repository root, for GitHub)."""
+    records are the lines of (a URI relative to the repository root, or (uri, uriBaseId));
+    ``sorted_``: the records sorted by a baseline and ignore entries
+    (:class:`urlwb.findings.baseline.Sorted`: each result's ``baselineState`` when a baseline was
+    given, ``suppressions`` for an accepted one); ``status``: the exit status (urlwb.exitcodes),
+    whose 3 is ``executionSuccessful: false``, with ``notes`` as its error notifications."""
     rows = ordered(records)
+    if isinstance(findings_uri, str):
+        findings_uri = (findings_uri, "%SRCROOT%")
     rule_ids = sorted({r["rule"] for r in rows})
     index = {rid: k for k, rid in enumerate(rule_ids)}
     results = []
     for line, r in enumerate(rows, 1):
-        results.append({
+        result = {
             "ruleId": r["rule"], "ruleIndex": index[r["rule"]], "level": LEVELS[r["verdict"]["kind"]],
             "kind": "fail",
             "message": {"text": message(r)},
             "locations": [_location(r, line, findings_uri)],
             "partialFingerprints": {"urlwbSignature/v1": r["signature"]},
-            "properties": {"verdict": r["verdict"]["kind"], "parser": r["parser"], "finding": r},
-        })
+            "properties": {"verdict": r["verdict"]["kind"], "parser": r["parser"], "finding": _portable(r)},
+        }
+        if sorted_ is not None:
+            state = sorted_.state(r)
+            if state is not None:
+                result["baselineState"] = state
+            ignore = sorted_.suppression(r)
+            if ignore is not None:
+                result["suppressions"] = [{"kind": "external", "status": "accepted",
+                                           "justification": f"{ignore.reason} ({ignore.where}"
+                                           + (f", until {ignore.expires}" if ignore.expires else "") + ")"}]
+        results.append(result)
     driver = {"name": TOOL, "rules": [_rule(rid) for rid in rule_ids],
               "properties": {"findingSchema": SCHEMA_ID}}
     driver["version"] = version or _version()
-    return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION,
-            "runs": [{"tool": {"driver": driver},
-                      "invocations": [{"executionSuccessful": True,
-                                       "commandLine": command_line or f"urlwb {command}"}],
-                      "automationDetails": {"id": f"urlwb/{command}/"},
-                      "results": results}]}
+    invocation = {"executionSuccessful": status != Incomplete.status, "exitCode": status,
+                  "commandLine": command_line or f"urlwb {command}"}
+    notes = list(notes)
+    if notes:
+        invocation["toolExecutionNotifications"] = [{"level": "error", "message": {"text": n}} for n in notes]
+    used = {findings_uri[1]} | {res["locations"][0]["physicalLocation"]["artifactLocation"]["uriBaseId"]
+                                for res in results}
+    run = {"tool": {"driver": driver}, "invocations": [invocation],
+           "automationDetails": {"id": f"urlwb/{command}/"}, "results": results}
+    outside = {base: {"description": {"text": OUTSIDE[base]}} for base in sorted(used) if base in OUTSIDE}
+    if outside:
+        run["originalUriBaseIds"] = outside
+    return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}
 
 
 def dumps(log: dict) -> bytes:

@@ -4,7 +4,8 @@ destination.
     urlwb ssrf [--oracle NAME|NAME@VERSION|NAME=CMD|NAME=py:mod:fn ...] [--parsers LIST]
                [--deny private|loopback|metadata|link-local|HOSTS] [--allow HOSTS]
                [--minutes M] [--seed N] [--out DIR] [--no-file]
-               [--inputs FILE] [--clients LIST|none]
+               [--inputs FILE] [--clients LIST|none] [--sarif F] [--junit F]
+               [--fail-on bug|hazard|never] [--baseline FILE]
 
 Validators: the flags', else ``[tool.urlwb.validators]``, else every shipped one. Fetchers: the
 URL parsers of ``urlwb.oracles`` (``--parsers`` names and groups), default every available one.
@@ -19,8 +20,10 @@ witnesses) is then fetched by real HTTP clients, each in a network namespace the
 it (:mod:`urlwb.ssrf.observe`; ``--clients``, default every one that can start, ``none``: no
 observation), and ``observed.jsonl`` and ``findings.jsonl`` say where each was seen to connect.
 ``--inputs FILE`` (one URL a line) replaces the generated inputs: every one is judged, modelled
-and observed (no hunt, no minimizing, nothing filed). Exit status 0, 1 when a validator
-crashed, hung or answered out of schema on some input, 2 for a usage error.
+and observed (no hunt, no minimizing, nothing filed). The exit status is the one contract
+(:mod:`urlwb.exitcodes`): 1 when a new finding (a bypass, or a validator that crashed, hung or
+answered out of schema on some input) is at or above ``--fail-on``; 3 when a validator named on
+the command line, or every validator or fetcher, could not start.
 """
 
 from __future__ import annotations
@@ -33,12 +36,12 @@ import subprocess
 import sys
 import time
 
-from urlwb import children, corpus_store, oracles, progress, report_formats
+from urlwb import children, corpus_store, exitcodes, oracles, progress, report_formats
 from urlwb.oracles import manifests
 from urlwb.oracles.versions import installs, registries
 from urlwb.oracles.versions.catalog import VALIDATORS
 from urlwb.cliutil import add_minutes, add_oracle, add_out, add_parsers, add_seed, alias, count_flag, minutes_flag, seconds_flag
-from urlwb.errors import UsageError
+from urlwb.errors import Incomplete, UsageError
 from urlwb.findings import record
 from urlwb.ssrf import catalog, fetchers, hunt, inputs, install, policy, regress, report
 from urlwb.ssrf.finding_records import finding_records
@@ -77,6 +80,7 @@ def add_arguments(p) -> None:
                    help="HTTP clients that fetch in the sealed network (default: every one that can "
                         "start; none: no observation)")
     report_formats.add_arguments(p)
+    exitcodes.add_arguments(p)
 
 
 def _fetcher_names(spec: str | None) -> list[str]:
@@ -140,11 +144,11 @@ def run(args) -> int:
             print(f"  skipped {name}: {why}")
         explicit = [d.name for d in declared if d.name not in validators]
         if args.validator and explicit:
-            raise UsageError(f"validator {explicit[0]} cannot start: {skipped.get(explicit[0], '?')}")
+            raise Incomplete(f"validator {explicit[0]} cannot start: {skipped.get(explicit[0], '?')}")
         if not validators:
-            raise UsageError("no validator could start (run `make oracles`)")
+            raise Incomplete("no validator could start (run `make oracles`)")
         if not fetcher_oracles and user_inputs is None:
-            raise UsageError("no fetcher could start")
+            raise Incomplete("no fetcher could start")
         if user_inputs is not None:
             return _inputs_run(args, pol, user_inputs, client_names, validators, fetcher_oracles, skipped)
         return _hunt(args, pol, declared, validators, fetcher_oracles, skipped, client_names)
@@ -190,8 +194,7 @@ def _inputs_run(args, pol, user_inputs, client_names, validators, fetcher_oracle
     records = finding_records(_per_validator_witness(run_cells, asker, pol, fetcher_oracles), validators, {},
                               list(pol.categories), found)
     print(f"report: {record.write_findings(args.out, records)}")
-    report_formats.emit(args, lambda: records, "ssrf", args.out)
-    return 1 if any(v.findings for v in validators.values()) else 0
+    return exitcodes.conclude(args, records, "ssrf", args.out)
 
 
 def _per_validator_witness(run_cells, asker, pol, fetcher_oracles) -> dict[tuple[str, str], dict]:
@@ -270,7 +273,6 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped, client_name
                                 list(pol.categories))
             if path:
                 filed.append(str(path))
-    found_bad = any(v.findings for v in validators.values())
     run = _run_record(args, pol, validators, fetcher_oracles, skipped, res, run_cells, witnesses, history, filed)
     observed_findings = None
     if client_names != [] and witnesses:
@@ -293,12 +295,11 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped, client_name
     paths.append(record.write_findings(args.out, records))
     print(f"report: {paths[0]} (and {', '.join(p.name for p in paths[1:])}); "
           f"{len(filed)} new regress entries in corpus/ssrf/regress/")
-    report_formats.emit(args, lambda: records, "ssrf", args.out)
     for name, v in validators.items():
         if v.findings:
             cls, what, inp, reason = v.findings[0]
             print(f"validator {name}: {len(v.findings)} findings ({cls}), first on {inp[:60]!r}: {reason[:100]}")
-    return 1 if found_bad else 0
+    return exitcodes.conclude(args, records, "ssrf", args.out)
 
 
 def _guided(args, declared, validators, fetcher_oracles, seeds: list[str], lines_out: list[str]) -> list[str]:

@@ -7,6 +7,9 @@ the verdict (:func:`urlwb.verdicts.judge.judge`) as JSON, with the contract it w
 cannot start are skipped with their one-line reason) and prints a Markdown table: the finding,
 the parser's contract and its documentation, the verdict, the clause, the known upstream report,
 and how it was checked.
+
+Exit status (:mod:`urlwb.exitcodes`): 1 when a verdict is at or above ``--fail-on`` (default bug),
+3 when a parser named could not start; ``--headline`` is a report of known findings, 0.
 """
 
 from __future__ import annotations
@@ -15,9 +18,9 @@ import json
 import subprocess
 import time
 
-from urlwb import children, oracles
+from urlwb import children, exitcodes, oracles
 from urlwb.cliutil import add_parsers, alias
-from urlwb.errors import UsageError
+from urlwb.errors import Incomplete, UsageError
 from urlwb.htmlpage import cell
 from urlwb.oracles import Record, contracts, manifests
 from urlwb.verdicts import judge as judging
@@ -66,6 +69,7 @@ def add_arguments(p) -> None:
     p.add_argument("--base", help="a base URL to resolve the input against")
     p.add_argument("--headline", action="store_true",
                    help="re-judge the README's headline findings with the real parsers (Markdown table)")
+    exitcodes.add_fail_on(p)
 
 
 def run(args) -> int:
@@ -84,22 +88,29 @@ def run(args) -> int:
         names = oracles.resolve_names(args.parser)
     except ValueError as exc:
         raise UsageError(f"{exc} (urlwb oracle list names them)") from None
+    verdicts, skipped = [], []
     for name in names:
-        _judge_one(name, args.input, args.base)
-    return 0
+        v = _judge_one(name, args.input, args.base)
+        (skipped if isinstance(v, str) else verdicts).append(v)
+    if skipped:
+        raise Incomplete(f"{len(skipped)} of {len(names)} parsers could not start: {skipped[0]}")
+    failing = [v for v in verdicts if v is not None and exitcodes.fails({"verdict": v}, args.fail_on)]
+    return exitcodes.FINDINGS if failing else exitcodes.OK
 
 
-def _judge_one(parser: str, input: str, base: str | None) -> None:
-    """One parser's verdict on ``input``, printed as JSON (or the one line saying it was skipped)."""
+def _judge_one(parser: str, input: str, base: str | None) -> dict | str | None:
+    """One parser's verdict on ``input``, printed as JSON and returned (None: no finding), or the
+    one line saying it was skipped, printed and returned as a string."""
     record, engine_record, skipped = _readings(parser, input, base)
     if skipped:
         print(f"urlwb verdict: {parser} skipped: {skipped}")
-        return
+        return f"{parser}: {skipped}"
     v = judging.judge(parser, input, base, record, engine_record, family=oracles.REGISTRY[parser].family)
     c = contracts.describe(parser).contract
     print(json.dumps({"parser": parser, "contract": {"spec": c.spec, "docs": c.docs, "says": c.says},
                       "reading": None if record is None else record._asdict(), "verdict": v},
                      ensure_ascii=False, indent=2))
+    return v
 
 
 def _readings(parser: str, input: str, base: str | None) -> tuple[Record | None, Record | None, str | None]:

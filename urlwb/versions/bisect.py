@@ -39,7 +39,7 @@ import time
 
 from urlwb import oracles, progress
 from urlwb.cliutil import add_out, count_flag, short
-from urlwb.errors import UsageError
+from urlwb.errors import Incomplete, UsageError
 from urlwb.htmlpage import code_cell
 from urlwb.oracles.versions import builds, installs, names, registries
 from urlwb.versions import findings
@@ -359,8 +359,7 @@ def run(args) -> int:
     for p in paths:
         print(f"report: {p}")
     if not found:
-        print(f"urlwb bisect: no version of {parser} could be asked (each skipped, above)", file=sys.stderr)
-        return 1
+        raise Incomplete(f"no version of {parser} could be asked (each skipped, above)")
     return 0
 
 

@@ -104,7 +104,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(only=_chosen(argv))
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:   # a bad flag (one line, already said) or --help: its status
+        return exc.code if isinstance(exc.code, int) else 2
     if args.subcommand is None:
         parser.print_help()
         return 2

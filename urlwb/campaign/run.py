@@ -49,7 +49,7 @@ from urlwb import children, corpus_store, oracles, report_formats
 from urlwb import progress as speaking
 from urlwb.measure import coverage
 from urlwb.fuzzing import triage
-from urlwb.cliutil import (add_jobs, add_minimize_seconds, add_minutes, add_out, add_seconds, add_seed,
+from urlwb.cliutil import (add_jobs, check_outputs, add_minimize_seconds, add_minutes, add_out, add_seconds, add_seed,
                            add_targets, jobs_flag, minutes_flag, seconds_flag)
 from urlwb.differential.command import campaign_round
 from urlwb.growth.command import growth_round
@@ -228,6 +228,7 @@ class Rounds:
 
 
 def run(args) -> int:
+    check_outputs(args)
     minutes_flag("--minutes", args.minutes)
     jobs_flag(args.jobs)
     seconds_flag("--minimize-seconds", args.minimize_seconds)
@@ -240,9 +241,10 @@ def run(args) -> int:
         except oracles.manifests.ManifestError as exc:
             raise UsageError(str(exc)) from None
     t_start = time.monotonic()
-    stamp = time.strftime("%Y%m%d-%H%M%S")
+    # the time, and the pid: two campaigns started in the same second never share a folder
+    stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{os.getpid()}"
     out_dir = args.out / f"campaign-{stamp}"
-    out_dir.mkdir(parents=True, exist_ok=True)
+    out_dir.mkdir(parents=True, exist_ok=False)
     gain = args.schedule == "gain"
 
     diff_round, diff_skip = (None, "--no-diff") if args.no_diff else (campaign_round, None)

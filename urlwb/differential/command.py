@@ -22,7 +22,7 @@ import sys
 import time
 
 from urlwb import oracles
-from urlwb.cliutil import add_oracle, add_out, add_parsers, add_seed
+from urlwb.cliutil import MOST_COUNT, add_oracle, check_outputs, count, add_out, add_parsers, add_seed
 from urlwb.differential import findings, generate
 from urlwb.findings.record import read_findings
 from urlwb.differential.report import sandbox_line, summarize, summary_text, terminal_table, write_report
@@ -36,6 +36,8 @@ from urlwb.oracles.versions.names import resolve_names as versioned_names
 __all__ = ["add_arguments", "run", "campaign_round", "decode_case", "encode_case"]
 
 DEFAULT_OUT = pathlib.Path("reports") / "diff"
+#: the most ``--generate`` asks for: drawn lazily, as the time and the memory allow (:func:`run`)
+MOST_GENERATED = 10**12
 
 
 def add_arguments(p) -> None:
@@ -49,14 +51,14 @@ def add_arguments(p) -> None:
                         "or hunt: the corpora urlwb hunt distilled (corpus/hunt/<parser>/)")
     p.add_argument("--wpt", action="store_true", help="every input of the vendored WPT "
                    "urltestdata.json and toascii.json")
-    p.add_argument("--generate", type=int, default=0, metavar="N",
+    p.add_argument("--generate", type=count(0, MOST_GENERATED), default=0, metavar="N",
                    help="N confusion-aware generated inputs (mutated WPT inputs and grammar)")
     add_seed(p, "--generate")
     add_parsers(p, "the engine and --oracle's run too")
     p.add_argument("--reference", default=None, metavar="NAME",
                    help="the parser others are counted against (default engine, else ada_url)")
     add_out(p, f"the report folder (default {DEFAULT_OUT})", None)
-    p.add_argument("--table-max", type=int, default=10, metavar="N",
+    p.add_argument("--table-max", type=count(0, MOST_COUNT), default=10, metavar="N",
                    help="up to N inputs: a terminal table instead of a report (default 10)")
     p.add_argument("--no-reparse", action="store_true",
                    help="skip the reparse-stability check of the WHATWG parsers")
@@ -73,6 +75,7 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    check_outputs(args, args.out or DEFAULT_OUT)
     installs.from_args(args)
     try:
         flagged = oracles.configure(args.oracle)

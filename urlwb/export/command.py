@@ -20,7 +20,7 @@ import pathlib
 import sys
 
 from urlwb import progress
-from urlwb.cliutil import add_out
+from urlwb.cliutil import add_out, check_output_folder
 from urlwb.errors import UsageError
 from urlwb.export import cases as casing
 
@@ -58,6 +58,7 @@ def run(args) -> int:
     parser = args.parser
     if "@" in parser:
         raise UsageError(f"{parser}: name the parser without a version (--run VERSION runs a release)")
+    check_output_folder("--out", args.out or DEFAULT_OUT / parser)
     module = _module(args.lang)
     if parser not in module.APIS:
         langs = {lang: sorted(_module(lang).APIS) for lang in LANGS}

@@ -22,6 +22,9 @@ from urlwb.ssrf.policy import Destination, Policy
 from urlwb.ssrf.validator import Validator, Verdict
 
 BATCH = 2000
+#: the most inputs one batch holds (``--batch``): a batch is asked whole, so a larger one would
+#: outrun the hunt's deadline and hold every input and answer of it in memory at once
+MOST_BATCH = 10_000
 
 
 class Asker:

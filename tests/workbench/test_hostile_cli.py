@@ -1,0 +1,158 @@
+"""Hostile invocations (issue 38): every one is a line with status 2, or bounded by its budget.
+
+Each case is an attack that once ended in a traceback, ran past its budget, grew without bound,
+left a process behind or filed a finding twice; each runs ``urlwb`` in a child process with small
+budgets, in temporary corpus and working folders. The fault tests that came before are in
+``test_faults.py`` (a SIGKILL mid-fuzz, a full disk, a FIFO in a corpus, ``nan`` for a time).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from urlwb import cli, corpus_store
+
+ENTRY = "import sys; from urlwb.cli import main; sys.exit(main(sys.argv[1:]))"
+
+
+def urlwb(*args, cwd=None, tmp=None, timeout=60, prefix=()) -> subprocess.CompletedProcess:
+    """``urlwb ARGS`` in a child (``prefix``: a command it runs under, such as ``unshare``), its
+    corpus and working folders under ``tmp`` when given."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(corpus_store.ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    if tmp is not None:
+        env["URLWB_CORPUS"] = str(tmp / "corpus")
+        env["URLWB_WORKDIR"] = str(tmp / "work")
+    return subprocess.run([*prefix, sys.executable, "-c", ENTRY, *map(str, args)], capture_output=True,
+                          text=True, env=env, timeout=timeout, cwd=cwd or corpus_store.ROOT)
+
+
+@pytest.fixture
+def main(capsys, monkeypatch, tmp_path):
+    """``urlwb ARGS`` in this process (quicker than a child: no imports), its corpus and working
+    folders in ``tmp_path``: the answer as a CompletedProcess. A traceback fails the test."""
+    monkeypatch.setenv("URLWB_CORPUS", str(tmp_path / "corpus"))
+    monkeypatch.setenv("URLWB_WORKDIR", str(tmp_path / "work"))
+
+    def run(*args, cwd=None):
+        if cwd is not None:
+            monkeypatch.chdir(cwd)
+        code = cli.main([str(a) for a in args])
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess(args, code, out, err)
+    return run
+
+
+def assert_one_line(proc, *words) -> None:
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 2, (proc.returncode, proc.stdout[-500:], proc.stderr[-2000:])
+    assert len(lines) == 1, f"expected one line, got:\n{proc.stderr[-2000:]}"
+    assert "Traceback" not in proc.stderr
+    for word in words:
+        assert word in lines[0], lines[0]
+
+
+# -- every numeric option is bounded and finite ----------------------------------------------------
+
+@pytest.mark.parametrize("argv, word", [
+    (["growth", "--runs", "99999999999999999"], "--runs"),
+    (["ssrf", "--guided-seconds", "inf"], "--guided-seconds"),
+    (["ssrf", "--guided-seconds", "nan"], "--guided-seconds"),
+    (["ssrf", "--guided-seconds", "-1"], "--guided-seconds"),
+    (["ssrf", "--batch", "10000000"], "--batch"),
+    (["list", "--findings", "--per-group", "-1"], "--per-group"),
+    (["diff", "--generate", "-1"], "--generate"),
+    (["diff", "--generate", "1e3"], "--generate"),
+    (["hunt", "urllib", "--minutes", "1e400"], "--minutes"),
+    (["campaign", "--seed", "-5"], "--seed"),
+])
+def test_numbers_out_of_bounds_are_one_line(argv, word, main):
+    assert_one_line(main(*argv), word)
+
+
+def test_an_oracle_deadline_of_inf_is_one_line(tmp_path, main):
+    (tmp_path / "urlwb.toml").write_text(
+        '[tool.urlwb.oracles]\nmine = { command = "python3 -c pass", deadline = inf }\n')
+    assert_one_line(main("diff", "http://a/", "--parsers", "engine", cwd=tmp_path), "deadline")
+
+
+# -- every output path is checked before the work starts -------------------------------------------
+
+COMMANDS = {   # each with the least it takes to start, and a budget that ends it soon if the check fails
+    "diff": ["diff", "http://a/", "--parsers", "engine"],
+    "ssrf": ["ssrf", "--oracle", "ipaddress", "--parsers", "engine", "--no-file", "--clients", "none",
+             "--guided-seconds", "0", "--minutes", "0.01"],
+    "growth": ["growth", "--parsers", "engine", "--shapes", "userinfo a:b@", "--lengths", "10,20",
+               "--runs", "1", "--no-file"],
+    "campaign": ["campaign", "percent", "--minutes", "0.05", "--no-diff", "--no-growth"],
+}
+
+
+def _out(command: str, tmp_path) -> list[str]:
+    return ["--out", str(tmp_path / "out")]
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+@pytest.mark.parametrize("flag", ["--junit", "--sarif"])
+def test_a_report_file_that_is_a_folder_is_one_line(command, flag, tmp_path, main):
+    proc = main(*COMMANDS[command], *_out(command, tmp_path), flag, tmp_path)
+    assert_one_line(proc, flag, "a folder, where a file is meant")
+    assert not (tmp_path / "out").exists()   # before the work
+
+
+@pytest.fixture
+def read_only(tmp_path):
+    """A folder on a read-only file system (a tmpfs mounted ro in a mount namespace of the
+    child's own), and the prefix that runs a command where it is mounted."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    script = f"mount -t tmpfs -o ro none {folder} && exec \"$@\""
+    prefix = ["unshare", "-m", "sh", "-c", script, "sh"]
+    probe = subprocess.run([*prefix, "touch", str(folder / "x")], capture_output=True, text=True)
+    if "Read-only file system" not in probe.stderr:
+        pytest.skip(f"no read-only mount here (unshare -m: {probe.stderr.strip()[:80]})")
+    return folder, prefix
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_report_file_on_a_read_only_file_system_is_one_line(command, read_only, tmp_path):
+    folder, prefix = read_only
+    proc = urlwb(*COMMANDS[command], *_out(command, tmp_path), "--sarif", folder / "r.sarif",
+                 tmp=tmp_path, prefix=prefix)
+    assert_one_line(proc, "--sarif", "Read-only file system")
+
+
+@pytest.mark.parametrize("argv", [
+    ["campaign", "percent", "--minutes", "0.05", "--no-diff", "--no-growth", "--out"],
+    ["export", "tests", "okhttp", "--lang", "java", "--out"],
+    ["diff", "http://a/", "--parsers", "engine", "--out"],
+    ["list", "--findings", "--drafts"],
+])
+def test_a_folder_that_is_a_file_is_one_line(argv, tmp_path, main):
+    a_file = tmp_path / "hostname"
+    a_file.write_text("x\n")
+    assert_one_line(main(*argv, a_file), "a file, where a folder is meant")
+    assert_one_line(main(*argv, a_file / "below"), "is a file, where a folder is meant")
+
+
+# -- every input file is read with its decoding errors answered ------------------------------------
+
+@pytest.mark.parametrize("content, word", [(b"\xff\xfe{bad", "not UTF-8"), (b"not json\n", "Expecting value")])
+@pytest.mark.parametrize("argv", [["list", "--findings", "--from"],
+                                  ["export", "tests", "okhttp", "--lang", "java", "--out", "{out}", "--findings"]])
+def test_a_findings_file_that_is_not_one_is_one_line(argv, content, word, tmp_path, main):
+    bad = tmp_path / "findings.jsonl"
+    bad.write_bytes(content)
+    argv = [a.replace("{out}", str(tmp_path / "suite")) for a in argv]
+    assert_one_line(main(*argv, bad), str(bad), word)
+
+
+def test_a_parser_no_one_knows_is_one_line(main):
+    assert_one_line(main("list", "--findings", "--parsers", "nosuch"), "nosuch")

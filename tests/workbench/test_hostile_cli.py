@@ -156,3 +156,72 @@ def test_a_findings_file_that_is_not_one_is_one_line(argv, content, word, tmp_pa
 
 def test_a_parser_no_one_knows_is_one_line(main):
     assert_one_line(main("list", "--findings", "--parsers", "nosuch"), "nosuch")
+
+
+# -- one writer at a time --------------------------------------------------------------------------
+
+def _file_at_once(barrier, n: int) -> None:
+    """A forked filer: waits for the others, then files the one signature with its own input."""
+    barrier.wait()
+    corpus_store.record_finding("percent", f"input {n}".encode(), "the-one-signature", "invariant", "x")
+
+
+def test_no_finding_is_filed_twice_by_processes_at_once(tmp_path, monkeypatch):
+    """Four processes file the same signature at the same moment, twenty times over: one entry
+    each time (without the corpus lock, two processes both found no entry and both wrote)."""
+    import multiprocessing
+    ctx = multiprocessing.get_context("fork")
+    doubled = []
+    for trial in range(20):
+        monkeypatch.setenv("URLWB_CORPUS", str(tmp_path / f"corpus{trial}"))
+        barrier = ctx.Barrier(4)
+        procs = [ctx.Process(target=_file_at_once, args=(barrier, n)) for n in range(4)]
+        for p in procs:
+            p.start()
+        for p in procs:
+            p.join(30)
+        assert all(p.exitcode == 0 for p in procs), [p.exitcode for p in procs]
+        filed = [e for e in corpus_store.iter_regress("percent") if e.signature == "the-one-signature"]
+        if len(filed) != 1:
+            doubled.append(len(filed))
+    assert not doubled, f"filed more than once in {len(doubled)} of 20 trials: {doubled}"
+
+
+# -- triage on a full disk -------------------------------------------------------------------------
+
+FULL_DISK = """
+import errno, sys
+from urlwb import corpus_store
+from urlwb.differential.run import encode_case
+target = corpus_store.load_target("differential")
+def full(path, data):
+    raise corpus_store.WriteError(f"cannot write {path}: {errno.errorcode[errno.ENOSPC]} No space left on device")
+corpus_store.atomic_write = full
+target.TestOneInput(encode_case(sys.argv[1], None))
+print("filed", file=sys.stderr)
+"""
+
+
+def test_a_target_that_cannot_file_exits_on_its_own_not_as_a_crash(tmp_path):
+    """fuzz_differential on a disagreement it must file, on a full disk: its one line and its
+    own exit status (corpus_store.CANNOT_FILE_EXIT, by os._exit: libFuzzer writes no crash
+    artifact for it), not a WriteError traceback that libFuzzer would file as a crash."""
+    env = dict(os.environ, URLWB_CORPUS=str(tmp_path / "corpus"), URLWB_WORKDIR=str(tmp_path / "work"))
+    proc = subprocess.run([sys.executable, "-c", FULL_DISK, "ws:\u0690.("], capture_output=True, text=True,
+                          env=env, timeout=120, cwd=corpus_store.ROOT)
+    if "ada_url skipped" in proc.stderr:
+        pytest.skip("ada_url (the disagreeing peer) is not installed")
+    assert proc.returncode == corpus_store.CANNOT_FILE_EXIT, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr
+    assert [x for x in proc.stderr.splitlines() if x.startswith(corpus_store.CANNOT_FILE)], proc.stderr
+
+
+def test_a_differential_entry_without_its_parser_field_is_shaped_from_its_signature():
+    """What triage files from a differential artifact's replay has no "parser" field: the peer
+    is read from the signature (it was KeyError: 'parser', findings/sidecar.py)."""
+    from urlwb.findings import sidecar
+    meta = {"target": "differential", "signature": "accept-reject/slashes:engine~ada_url",
+            "kind": "invariant", "invariant": "engine fails, ada_url accepts", "first_seen": corpus_store.now(),
+            "status": "open", "note": ""}
+    shaped = sidecar.shape(meta, data=b"ws:\xda\x90.(\x00")
+    assert shaped["parser"] == "ada_url" and "--parsers engine,ada_url" in shaped["command"]

@@ -225,3 +225,72 @@ def test_a_differential_entry_without_its_parser_field_is_shaped_from_its_signat
             "status": "open", "note": ""}
     shaped = sidecar.shape(meta, data=b"ws:\xda\x90.(\x00")
     assert shaped["parser"] == "ada_url" and "--parsers engine,ada_url" in shaped["command"]
+
+
+# -- no orphan, even after SIGKILL -----------------------------------------------------------------
+
+def _marked(marker: str) -> dict[int, tuple[int, str]]:
+    """Live processes whose environment names ``marker`` (a temporary folder of one test, which
+    every process of the run inherits): pid -> (parent pid, command line)."""
+    found = {}
+    for entry in pathlib.Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            if marker.encode() not in (entry / "environ").read_bytes():
+                continue
+            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if stat[0] != "Z":
+            found[int(entry.name)] = (int(stat[1]), cmdline)
+    return found
+
+
+def _until(predicate, seconds: float):
+    import time
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        got = predicate()
+        if got:
+            return got
+        time.sleep(0.1)
+    return predicate()
+
+
+@pytest.mark.parametrize("attack", ["growth", "forking-adapter"])
+def test_nothing_of_a_run_outlives_a_sigkill(attack, tmp_path):
+    """growth (its timers are multiprocessing children, forked without exec) and a diff with an
+    adapter whose grandchild left its group by setsid: SIGKILL the workbench once the child to
+    orphan is running, and 5 s later no process of the run is left (the reaper, the timer, the
+    adapter and its grandchild included)."""
+    import signal
+    marker = str(tmp_path / "work")
+    env = dict(os.environ, URLWB_CORPUS=str(tmp_path / "corpus"), URLWB_WORKDIR=marker)
+    if attack == "growth":
+        argv = ["growth", "--parsers", "urllib", "--shapes", "userinfo a:b@", "--lengths", "20000,200000",
+                "--runs", "1000", "--no-file", "--out", str(tmp_path / "out")]
+    else:
+        adapter = pathlib.Path(__file__).with_name("planted_forking.py")
+        argv = ["diff", "--parsers", "engine", "--oracle", f"forking={sys.executable} {adapter}",
+                "--generate", "500", "--out", str(tmp_path / "out")]
+    proc = subprocess.Popen([sys.executable, "-c", ENTRY, *argv], env=env, cwd=corpus_store.ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        def the_child():   # growth: its timer (same command line); diff: the adapter's sleeper
+            procs = _marked(marker)
+            if attack == "growth":
+                return [p for p, (pp, cmd) in procs.items() if pp == proc.pid and ENTRY in cmd]
+            return [p for p, (pp, cmd) in procs.items() if "time.sleep(600)" in cmd]
+        assert _until(the_child, 60), f"the child to orphan never ran: {_marked(marker)}"
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    left = _until(lambda: not _marked(marker), 5) or _marked(marker)
+    for pid in (left if isinstance(left, dict) else {}):
+        try:
+            os.kill(pid, signal.SIGKILL)   # this test's own leftovers, by pid
+        except OSError:
+            pass
+    assert left is True, f"left running 5 s after the SIGKILL: {left}"

@@ -283,13 +283,18 @@ def run(args) -> int:
 
     snapshots = {t: _work_files(t) for t in targets}
     side: list[Side] = []
+    def left(planned: float) -> float:
+        """A side round's seconds when it starts: as planned, but never past the campaign's own
+        end (less the final reserve): a round that starts late is cut, not the campaign lengthened."""
+        return max(1.0, min(planned, t_start + budget - FINAL_SECONDS - time.monotonic()))
+
     if gain:   # the differential and long-input rounds on one core beside the fuzzing
         if diff_round:
             side.append(Side("differential round", diff_seconds,
-                             lambda: diff_round(out_dir / "differential", diff_seconds, seed)))
+                             lambda: diff_round(out_dir / "differential", left(diff_seconds), seed)))
         if growth_seconds:
             side.append(Side("long-input round", growth_seconds,
-                             lambda: growth_round(out_dir / "growth", growth_seconds, seed=seed)))
+                             lambda: growth_round(out_dir / "growth", left(growth_seconds), seed=seed)))
         # on one core the side rounds run after the fuzzing (schedule.fuzz_parallel): leave them room
         deadline = t_start + budget - reserve - (sum(x.seconds for x in side) if args.jobs < 2 else 0.0)
         t_fuzz = time.monotonic()

@@ -349,3 +349,26 @@ def test_the_ssrf_hunt_keeps_its_budget_with_the_largest_batch():
     took = time.monotonic() - t0
     assert took < 0.6 + 0.5, f"took {took:.2f} s; batches {asker.batches}"
     assert len(res.inputs) == sum(asker.batches) > 0
+
+
+# -- a crash at the start is no input's --------------------------------------------------------
+
+def test_an_adapter_that_dies_before_reading_blames_no_input(monkeypatch):
+    """An adapter that runs out of memory after its hello line, before it reads a request
+    (broken_adapter.py hog): its restarts say so, and no input gets its crash (each was blamed
+    on whichever inputs were in flight, then on each of them sent alone)."""
+    from urlwb.oracles import manifests, supervisor
+    import dataclasses
+    adapter = corpus_store.ROOT / "tests" / "oracles" / "broken_adapter.py"
+    monkeypatch.setenv("URLWB_SANDBOX_MEMORY", "256M")   # dies in a second, not in 10 (2 GiB zeroed)
+    spec = dataclasses.replace(manifests.user_spec("hog", [sys.executable, str(adapter), "hog"], "flag"),
+                               deadline=5.0, max_restarts=2)
+    o = supervisor.SubprocessOracle(spec)
+    o.ready()
+    try:
+        recs = o.parse_many([(f"http://h{i}/", None) for i in range(5)])
+    finally:
+        o.close()
+    assert not o.sup.findings, o.sup.findings
+    assert all(r is None or not r.crash for r in recs), recs
+    assert any("died before reading any input" in x and "memory cap" in x for x in o.sup.incidents), o.sup.incidents

@@ -59,13 +59,15 @@ except (AttributeError, OSError):
 if os.getppid() != parent:
     watch = None
 groups, cgroups, pending = set(), set(), b""
-while watch is not None:
+ended = False
+while watch is not None and not ended:
     ready = select.select([0] + watch, [], [], 0.5)[0]
-    if os.getppid() != parent or any(fd != 0 for fd in ready):
-        break
-    if 0 in ready:
+    ended = os.getppid() != parent or any(fd != 0 for fd in ready)
+    # what the workbench wrote before it went is read first (a child it told of just before)
+    while select.select([0], [], [], 0)[0]:
         chunk = os.read(0, 65536)
         if not chunk:
+            ended = True
             break
         *lines, pending = (pending + chunk).split(b"\n")
         for line in lines:

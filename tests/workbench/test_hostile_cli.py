@@ -372,3 +372,22 @@ def test_an_adapter_that_dies_before_reading_blames_no_input(monkeypatch):
     assert not o.sup.findings, o.sup.findings
     assert all(r is None or not r.crash for r in recs), recs
     assert any("died before reading any input" in x and "memory cap" in x for x in o.sup.incidents), o.sup.incidents
+
+
+def test_a_hanging_adapter_does_not_hold_a_diff_past_its_budget(tmp_path, main):
+    """diff --minutes 0.02 (1.2 s) with an adapter that never answers (broken_adapter.py hang=/,
+    a 5 s deadline a request): the run stops asking at the budget (Supervised.stop_at), not at
+    the request's deadline and a restart for each input (5 s each, until it is given up). The
+    slack: start-up and imports (1.4 s), the hanging child's close grace (2 s), a loaded machine."""
+    import re
+    import time
+    adapter = corpus_store.ROOT / "tests" / "oracles" / "broken_adapter.py"
+    (tmp_path / "urlwb.toml").write_text(
+        f'[tool.urlwb.oracles]\nhangs = {{ command = ["{sys.executable}", "{adapter}", "hang=/", "name=hangs"] }}\n')
+    t0 = time.monotonic()
+    proc = main("diff", "--parsers", "engine,hangs", "--generate", "50", "--minutes", "0.02", "--no-hosts",
+                "--out", tmp_path / "out", cwd=tmp_path)
+    took = time.monotonic() - t0
+    assert proc.returncode in (0, 1), proc.stderr[-2000:]
+    assert re.search(r"--minutes 0.02 ran out", proc.stderr), proc.stderr[-2000:]
+    assert took < 1.2 + 10, f"took {took:.1f} s for a 1.2 s budget"   # start-up, imports, the close grace

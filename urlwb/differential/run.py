@@ -257,13 +257,20 @@ def diff(items, names, reference=None, reparse=True, hosts=True, progress=False,
                  if (b is None or oracle.supports_base) and (limit is None or len(i) <= limit)]
         recs = [None] * len(pairs)
         covered = len(pairs)
+        sup = getattr(oracle, "sup", None)
+        if sup is not None:
+            sup.stop_at = deadline   # a slice asked when the deadline comes ends there too
         for start in range(0, len(asked), SLICE):
             if deadline is not None and time.monotonic() > deadline:
                 covered = asked[start]   # the first input not asked
                 break
             part = asked[start:start + SLICE]
-            for k, r in zip(part, oracle.parse_many([pairs[k] if oracle.supports_base
-                                                     else (pairs[k][0], None) for k in part])):
+            answers = oracle.parse_many([pairs[k] if oracle.supports_base else (pairs[k][0], None)
+                                         for k in part])
+            if deadline is not None and time.monotonic() > deadline:
+                covered = part[0]   # the deadline came during the slice: it is dropped whole
+                break
+            for k, r in zip(part, answers):
                 recs[k] = r
         again = None
         if reparse and oracles.family(name) == "whatwg":

@@ -245,6 +245,9 @@ class Supervised:
         self.restarts = 0
         self.given_up: str | None = None
         self.closed = False
+        #: ``time.monotonic()`` after which a run asks nothing more: what is left comes back not
+        #: applicable (a diff's --minutes, a campaign round's end), however the child behaves
+        self.stop_at: float | None = None
         #: answered, rejected, not applicable, crashed, hung (per request)
         self.counts: Counter = Counter()
         #: one line per thing that went wrong: restarts, bad lines, what no input could be blamed for
@@ -493,7 +496,7 @@ class _Batch:
     def run(self) -> list:
         sup = self.sup
         while self.todo or self.inflight or self.suspects:
-            if sup.given_up or sup.closed:
+            if sup.given_up or sup.closed or (sup.stop_at is not None and time.monotonic() > sup.stop_at):
                 for i in [*self.todo, *(p.index for p in self.inflight.values()), *self.suspects]:
                     self.settle(i, NOT_APPLICABLE)
                 break
@@ -504,9 +507,12 @@ class _Batch:
             if first != self.oldest_key:
                 self.oldest_key, self.oldest_clock = first, now
             try:
-                who, what, lines, why = sup.inbox.get(
-                    timeout=max(0.0, self.oldest_clock + sup.spec.deadline - time.monotonic()))
+                wait = self.oldest_clock + sup.spec.deadline - time.monotonic()
+                stop = None if sup.stop_at is None else sup.stop_at - time.monotonic()
+                who, what, lines, why = sup.inbox.get(timeout=max(0.0, wait if stop is None else min(wait, stop)))
             except queue.Empty:
+                if stop is not None and stop < wait:
+                    continue   # the run's end, not the request's deadline: the loop settles the rest
                 self.hung(first)
                 continue
             if who is not sup.child:

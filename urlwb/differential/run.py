@@ -75,10 +75,11 @@ def read_file(path: pathlib.Path) -> list[tuple[str, str | None]]:
     return items
 
 
-#: the most answers one diff holds (inputs × parsers): what --generate draws is cut to fit, so
+#: the most answers one diff holds (inputs × parsers; 10,000 inputs for 30 parsers, the campaign's
+#: cap): what --generate draws is cut to fit, so
 #: that memory is bounded whatever the count asked (100,000 inputs of the engine alone held
 #: 170 MB, measured)
-MOST_ANSWERS = 1_000_000
+MOST_ANSWERS = 300_000
 #: inputs asked of a parser at once: between two slices the deadline is looked at
 SLICE = 500
 
@@ -107,7 +108,7 @@ def collect_inputs(args, most_generated: int | None = None,
                 break
         if drawn < args.generate:
             why = "its budget (--minutes) ran out" if drawn < most else \
-                f"the most one diff holds: {MOST_ANSWERS:,} answers, inputs × parsers"
+                f"the most one diff holds: {MOST_ANSWERS:,} answers, inputs × parsers; another --seed draws others"
             print(f"urlwb diff: --generate {args.generate:,}: {drawn:,} drawn ({why})", file=sys.stderr)
     seen, unique = set(), []
     for i, b, s in out:

@@ -294,6 +294,11 @@ def test_nothing_of_a_run_outlives_a_sigkill(attack, tmp_path):
         except OSError:
             pass
     assert left is True, f"left running 5 s after the SIGKILL: {left}"
+    from urlwb import sandbox
+    found = sandbox._own_cgroup("pids")
+    if attack == "forking-adapter" and found is not None:   # its cgroup folder went with it
+        folder = pathlib.Path(found[0] + found[1]) / f"urlwb-{proc.pid}"
+        assert _until(lambda: not folder.exists(), 5), f"{folder} is left"
 
 
 # -- every budget bounds memory and time -----------------------------------------------------------

@@ -396,3 +396,32 @@ def test_a_hanging_adapter_does_not_hold_a_diff_past_its_budget(tmp_path, main):
     assert proc.returncode in (0, 1), proc.stderr[-2000:]
     assert re.search(r"--minutes 0.02 ran out", proc.stderr), proc.stderr[-2000:]
     assert took < 1.2 + 10, f"took {took:.1f} s for a 1.2 s budget"   # start-up, imports, the close grace
+
+
+def _make_report_folder(out, stamp, barrier, q) -> None:
+    """A forked campaign's start: its report folder, at the same moment as another's."""
+    import time
+    from urlwb.campaign import run as campaign
+    time.strftime = lambda fmt: stamp   # the same second for both
+    barrier.wait()
+    try:
+        q.put(str(campaign.report_folder(out)[1]))
+    except Exception as exc:  # noqa: BLE001 - the test reports whatever the second one met
+        q.put(f"{type(exc).__name__}: {exc}")
+
+
+def test_two_campaigns_in_the_same_second_get_a_folder_each(tmp_path):
+    """Two campaigns with one --out start their report folders in the same second: each gets
+    its own (the pid beside the time), made by it alone (exist_ok=False)."""
+    import multiprocessing
+    from urlwb.campaign import run as campaign  # noqa: F401  (imported once, before the fork)
+    ctx = multiprocessing.get_context("fork")
+    barrier, q = ctx.Barrier(2), ctx.Queue()
+    procs = [ctx.Process(target=_make_report_folder, args=(tmp_path, "20260101-000000", barrier, q))
+             for _ in range(2)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(30)
+    got = sorted(q.get(timeout=5) for _ in procs)
+    assert len(set(got)) == 2 and all(pathlib.Path(g).is_dir() for g in got), got

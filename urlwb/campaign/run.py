@@ -53,7 +53,7 @@ from urlwb.cliutil import (add_jobs, check_outputs, add_minimize_seconds, add_mi
                            add_targets, jobs_flag, minutes_flag, seconds_flag)
 from urlwb.differential.command import campaign_round
 from urlwb.growth.command import growth_round
-from urlwb.errors import UsageError
+from urlwb.errors import UsageError, WriteError
 from urlwb.findings import sidecar
 from urlwb.findings.record import read_findings, write_findings
 from urlwb.fuzzing.fuzz import Progress
@@ -227,6 +227,19 @@ class Rounds:
             self.add(name, t0 - self.t_start, time.monotonic() - t0, processes)
 
 
+def report_folder(out: pathlib.Path) -> tuple[str, pathlib.Path]:
+    """(stamp, ``out/campaign-<stamp>/``, made): the stamp is the time and the pid, so that two
+    campaigns started in the same second with the same ``--out`` never share a folder (the
+    second report overwrote the first)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{os.getpid()}"
+    folder = pathlib.Path(out) / f"campaign-{stamp}"
+    try:
+        folder.mkdir(parents=True, exist_ok=False)
+    except OSError as exc:
+        raise WriteError(f"cannot make the report folder {folder}: {exc.strerror or exc}") from None
+    return stamp, folder
+
+
 def run(args) -> int:
     check_outputs(args)
     minutes_flag("--minutes", args.minutes)
@@ -241,10 +254,7 @@ def run(args) -> int:
         except oracles.manifests.ManifestError as exc:
             raise UsageError(str(exc)) from None
     t_start = time.monotonic()
-    # the time, and the pid: two campaigns started in the same second never share a folder
-    stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{os.getpid()}"
-    out_dir = args.out / f"campaign-{stamp}"
-    out_dir.mkdir(parents=True, exist_ok=False)
+    stamp, out_dir = report_folder(args.out)
     gain = args.schedule == "gain"
 
     diff_round, diff_skip = (None, "--no-diff") if args.no_diff else (campaign_round, None)

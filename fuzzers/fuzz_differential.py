@@ -172,10 +172,13 @@ def TestOneInput(data: bytes) -> None:
             continue
         _state["reported"].add(signature)
         small = minimize(input, base, signature)
-        path = corpus_store.record_finding(
-            "differential", encode_case(small, base), signature, "invariant", detail,
-            extra={"input": small, "base": base, "parser": peer,
-                   "version": _oracles()[peer].version if peer in _oracles() else "?"})
+        try:
+            path = corpus_store.record_finding(
+                "differential", encode_case(small, base), signature, "invariant", detail,
+                extra={"input": small, "base": base, "parser": peer,
+                       "version": _oracles()[peer].version if peer in _oracles() else "?"})
+        except corpus_store.WriteError as exc:   # a full disk: the target's own exit, not a crash
+            corpus_store.cannot_file(exc)
         if path is not None:
             print(f"\nfuzz_differential: new finding {signature}: {path}", file=sys.stderr)
 

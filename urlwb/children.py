@@ -7,11 +7,19 @@ started by :func:`popen`, which
    one: libFuzzer's fork workers are its children, in its group);
 2. asks the kernel to SIGKILL it when the workbench process dies (``prctl(PR_SET_PDEATHSIG)``,
    Linux), which holds even for a SIGKILL of the workbench, but reaches the direct child only;
-3. tells the *reaper* the new group. The reaper is one small process per workbench process,
-   started on first use in a session of its own, that reads process-group ids on a pipe from the
-   workbench; when that pipe ends (the workbench exited or was killed, by any signal), it
-   SIGKILLs every group it was told of and not told is over, then exits. That reaches the
-   grandchildren the parent-death signal cannot.
+3. tells the *reaper* the new group, and its cgroup when it has one. The reaper is one small
+   process per workbench process, started on first use in a session of its own, that reads
+   process-group ids and cgroup folders on a pipe from the workbench and watches the workbench
+   itself (a pidfd, ``pidfd_open(2)``; where there is none, its parent pid polled): when the
+   workbench is gone (it exited or was killed, by any signal), it SIGKILLs every group it was
+   told of and not told is over, then every process left in each cgroup (a grandchild that left
+   its group by ``setsid`` is still there), removes the cgroups, and exits. It does not wait for
+   the pipe to end: a forked child that holds the pipe's write end (``multiprocessing``) would
+   keep it open forever. That reaches the grandchildren the parent-death signal cannot.
+
+A child forked without ``exec`` (``multiprocessing``: growth's timers) gets the same: it calls
+:func:`forked_child` first (a group of its own, the parent-death signal), and its parent
+:func:`adopt` s it (the reaper is told) and :func:`disown` s it when it is done.
 
 :func:`run` is ``subprocess.run`` over :func:`popen`, with the same timeout behaviour, except
 that a timeout kills the child's whole group.
@@ -37,19 +45,65 @@ from urlwb import sandbox as sandboxing
 
 PR_SET_PDEATHSIG = 1
 
-#: The reaper: reads "+PGID" / "-PGID" lines; at end of input, kills the groups still listed.
+#: The reaper (argv: the workbench's pid): reads "+PGID" / "-PGID" and "cFOLDER" / "uFOLDER"
+#: (a cgroup) lines; when the workbench is gone (its pidfd readable, or the parent pid changed)
+#: or the input ends, kills the groups still listed, then what is left in each cgroup, and
+#: removes the cgroups (and their parent folder, when that is left empty).
 REAPER = r"""
-import os, signal, sys
-groups = set()
-for line in sys.stdin:
-    line = line.strip()
-    if line[:1] == "+":
-        groups.add(int(line[1:]))
-    elif line[:1] == "-":
-        groups.discard(int(line[1:]))
+import os, select, signal, sys, time
+parent = int(sys.argv[1])
+try:
+    watch = [os.pidfd_open(parent)]
+except (AttributeError, OSError):
+    watch = []
+if os.getppid() != parent:
+    watch = None
+groups, cgroups, pending = set(), set(), b""
+ended = False
+while watch is not None and not ended:
+    ready = select.select([0] + watch, [], [], 0.5)[0]
+    ended = os.getppid() != parent or any(fd != 0 for fd in ready)
+    # what the workbench wrote before it went is read first (a child it told of just before)
+    while select.select([0], [], [], 0)[0]:
+        chunk = os.read(0, 65536)
+        if not chunk:
+            ended = True
+            break
+        *lines, pending = (pending + chunk).split(b"\n")
+        for line in lines:
+            line = line.decode()
+            kind, value = line[:1], line[1:]
+            if kind == "+":
+                groups.add(int(value))
+            elif kind == "-":
+                groups.discard(int(value))
+            elif kind == "c":
+                cgroups.add(value)
+            elif kind == "u":
+                cgroups.discard(value)
 for pgid in groups:
     try:
         os.killpg(pgid, signal.SIGKILL)
+    except OSError:
+        pass
+for folder in sorted(cgroups, key=len, reverse=True):
+    for attempt in range(100):
+        try:
+            pids = open(os.path.join(folder, "cgroup.procs")).read().split()
+        except OSError:
+            break
+        for pid in pids:
+            try:
+                os.kill(int(pid), signal.SIGKILL)
+            except OSError:
+                pass
+        try:
+            os.rmdir(folder)
+            break
+        except OSError:
+            time.sleep(0.02)
+    try:
+        os.rmdir(os.path.dirname(folder))
     except OSError:
         pass
 """
@@ -78,7 +132,7 @@ def _tell_reaper(line: str) -> None:
     global _reaper
     with _lock:
         if _reaper is None or _reaper.poll() is not None:
-            _reaper = subprocess.Popen([sys.executable, "-c", REAPER], stdin=subprocess.PIPE,
+            _reaper = subprocess.Popen([sys.executable, "-c", REAPER, str(os.getpid())], stdin=subprocess.PIPE,
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                        start_new_session=True, text=True, close_fds=True)
         try:
@@ -122,6 +176,8 @@ def popen(cmd, *, sandbox: sandboxing.Limits | None = None, netns: str | None = 
         raise
     proc.sandbox = prepared
     _tell_reaper(f"+{proc.pid}")
+    if prepared is not None and prepared.cgroup is not None:
+        _tell_reaper(f"c{prepared.cgroup}")
     return proc
 
 
@@ -139,7 +195,38 @@ def release(proc: subprocess.Popen) -> None:
     kill_group(proc)
     _tell_reaper(f"-{proc.pid}")
     if getattr(proc, "sandbox", None) is not None:
+        if proc.sandbox.cgroup is not None:
+            _tell_reaper(f"u{proc.sandbox.cgroup}")
         proc.sandbox.cleanup()
+
+
+def forked_child(parent: int) -> None:
+    """First thing in a child forked without exec (``multiprocessing``) by ``parent``: a process
+    group of its own (the reaper kills it by that), the parent-death signal, and an exit now if
+    the parent is already gone (it may have died before the signal was asked for)."""
+    try:
+        os.setpgid(0, 0)
+    except OSError:
+        pass
+    _load_libc()
+    _set_parent_death_signal()
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def adopt(pid: int) -> None:
+    """The parent's half of :func:`forked_child`: the child's group set from this side too (no
+    race with the child's own call), and the reaper told."""
+    try:
+        os.setpgid(pid, pid)
+    except OSError:   # the child did it first, or has already ended
+        pass
+    _tell_reaper(f"+{pid}")
+
+
+def disown(pid: int) -> None:
+    """An adopted child is done (killed and joined): the reaper forgets it."""
+    _tell_reaper(f"-{pid}")
 
 
 def run(cmd, *, timeout: float | None = None, input=None, check: bool = False,

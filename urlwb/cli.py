@@ -132,7 +132,10 @@ def main(argv: list[str] | None = None) -> int:
         if (stop := _engine_stop()) is not None:
             return stop
         raise
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:   # a bad flag (one line, already said) or --help: its status
+        return exc.code if isinstance(exc.code, int) else 2
     if args.subcommand is None:
         parser.print_help()
         return 2

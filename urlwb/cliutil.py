@@ -7,11 +7,17 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import math
+import os
 import pathlib
 import sys
+import tempfile
 
 from urlwb import children
 from urlwb.errors import UsageError
+
+#: a week, the longest any time flag runs
+WEEK_SECONDS = 7 * 24 * 3600.0
 
 
 def short(s: str, n: int = 60) -> str:
@@ -26,7 +32,7 @@ def shorten(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def seconds_flag(name: str, value: float, most: float = 7 * 24 * 3600.0) -> float:
+def seconds_flag(name: str, value: float, most: float = WEEK_SECONDS) -> float:
     """A duration flag: a finite number of seconds above 0 and at most a week, else one line."""
     if not (0 < value <= most):   # also false for nan
         raise UsageError(f"{name} must be a number of seconds above 0 and at most {most:g}, "
@@ -34,7 +40,7 @@ def seconds_flag(name: str, value: float, most: float = 7 * 24 * 3600.0) -> floa
     return value
 
 
-def minutes_flag(name: str, value: float, most: float = 7 * 24 * 60.0) -> float:
+def minutes_flag(name: str, value: float, most: float = WEEK_SECONDS / 60) -> float:
     """A duration flag in minutes: above 0 and at most a week, else one line (in minutes)."""
     if not (0 < value <= most):   # also false for nan
         raise UsageError(f"{name} must be a number of minutes above 0 and at most {most:g}, "
@@ -55,6 +61,126 @@ def count_flag(name: str, value: int, least: int = 1) -> int:
     if value < least:
         raise UsageError(f"{name} must be at least {least}, not {value}")
     return value
+
+
+# -- numbers: one parser type for every count, budget and time ---------------------------------------
+
+#: the most any count flag takes unless it says otherwise: above it a count is an absurd size
+MOST_COUNT = 10**9
+
+
+class Number:
+    """An argparse ``type``: a finite number from ``least`` to ``most`` (a whole number when
+    ``kind`` is int), else argparse's one line, exit status 2 (``argument --runs: a whole number
+    from 1 to 1000, not '99999999999999999'``). nan, inf, negatives and absurd sizes never reach
+    a command."""
+
+    def __init__(self, kind: type, least: float, most: float, unit: str = ""):
+        self.kind, self.least, self.most, self.unit = kind, least, most, unit
+        self.__name__ = "whole number" if kind is int else "number"
+
+    def __call__(self, text: str):
+        what = (f"a whole number" if self.kind is int else "a number") + (f" of {self.unit}" if self.unit else "")
+        shown = "{:,}" if self.kind is int else "{:,g}"
+        bounds = f"{what} from {shown.format(self.least)} to {shown.format(self.most)}"
+        try:
+            value = self.kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{bounds}, not {text!r}") from None
+        if not (math.isfinite(value) and self.least <= value <= self.most):   # nan fails every comparison
+            raise argparse.ArgumentTypeError(f"{bounds}, not {text!r}")
+        return value
+
+    def __repr__(self) -> str:
+        return f"Number({self.kind.__name__}, {self.least:g}, {self.most:g})"
+
+
+def count(least: int = 0, most: int = MOST_COUNT) -> Number:
+    """A count flag's type: a whole number from ``least`` to ``most``."""
+    return Number(int, least, most)
+
+
+def seconds(least: float = 0.0, most: float = WEEK_SECONDS) -> Number:
+    """A time flag's type in seconds: finite, from ``least`` (0 by default) to a week."""
+    return Number(float, least, most, "seconds")
+
+
+def minutes(least: float = 0.0, most: float = WEEK_SECONDS / 60) -> Number:
+    """A time flag's type in minutes: finite, from ``least`` to a week."""
+    return Number(float, least, most, "minutes")
+
+
+# -- paths: every output checked before the work starts, every input read in one line -------------
+
+def _nearest(path: pathlib.Path) -> pathlib.Path:
+    """The nearest of ``path`` and its ancestors that exists (``/`` at worst)."""
+    path = pathlib.Path(os.path.abspath(path))
+    while not os.path.lexists(path) and path != path.parent:
+        path = path.parent
+    return path
+
+
+def _can_write_in(flag: str, path: pathlib.Path, folder: pathlib.Path) -> None:
+    """A file can be made in ``folder`` (it exists and is a folder): tried, by a temporary file
+    removed at once, so that a read-only file system, a folder of another's or a full inode table
+    is found now, not after the work."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".urlwb-probe.", dir=folder)
+    except OSError as exc:
+        raise UsageError(f"{flag} {path}: cannot write in {folder} ({exc.strerror or exc})") from None
+    os.close(fd)
+    os.unlink(tmp)
+
+
+def check_output_file(flag: str, path) -> None:
+    """``path`` (when given) can be written as a file: not a folder, its folder a folder (or one
+    that can be made) that can be written. Else one line, exit status 2, before the work."""
+    if path is None:
+        return
+    path = pathlib.Path(path)
+    if path.is_dir():
+        raise UsageError(f"{flag} {path}: a folder, where a file is meant")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise UsageError(f"{flag} {path}: the file cannot be written (read-only)")
+    where = _nearest(path.parent)
+    if not where.is_dir():
+        raise UsageError(f"{flag} {path}: {where} is a file, where a folder is meant")
+    _can_write_in(flag, path, where)
+
+
+def check_output_folder(flag: str, path) -> None:
+    """``path`` (when given) can be written as a folder: not a file, nor under one, and writable
+    (or makeable in a writable folder). Else one line, exit status 2, before the work."""
+    if path is None:
+        return
+    path = pathlib.Path(path)
+    where = _nearest(path)
+    if not where.is_dir():
+        raise UsageError(f"{flag} {path}: " + ("a file, where a folder is meant" if where == pathlib.Path(os.path.abspath(path))
+                                               else f"{where} is a file, where a folder is meant"))
+    _can_write_in(flag, path, where)
+
+
+def check_outputs(args, out=None) -> None:
+    """A command's outputs, checked before its work starts: its report folder (``out``, the one
+    it will use when ``--out`` is not given; else ``args.out``) as a folder, ``--sarif`` and
+    ``--junit`` (when the command has them and they are given) as files."""
+    check_output_folder("--out", out if out is not None else getattr(args, "out", None))
+    check_output_file("--sarif", getattr(args, "sarif", None))
+    check_output_file("--junit", getattr(args, "junit", None))
+
+
+def read_text(path, what: str) -> str:
+    """The UTF-8 text of the input file ``path``, or a one-line UsageError naming ``what`` and
+    the file: unreadable, a folder, or bytes that are not UTF-8 (with the first bad offset)."""
+    try:
+        data = pathlib.Path(path).read_bytes()
+    except OSError as exc:
+        raise UsageError(f"{what} {path}: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{what} {path}: not UTF-8 text (byte {exc.start})") from None
 
 
 def load_json(path: pathlib.Path, what: str) -> object:
@@ -104,7 +230,7 @@ def _meaning(flag: str, text: str, default) -> str:
 
 def add_minutes(parser, what: str, default: float, dest: str | None = None) -> None:
     """``--minutes M``: how long the command's main work (``what``) runs, about."""
-    parser.add_argument("--minutes", type=float, default=default, metavar="M", dest=dest or "minutes",
+    parser.add_argument("--minutes", type=minutes(), default=default, metavar="M", dest=dest or "minutes",
                         help=_meaning("--minutes", what + "; fractions allowed", default))
 
 
@@ -115,13 +241,17 @@ def add_seconds(parser, what: str, default: float | None, name: str = "--seconds
     assert name == "--seconds" or name.endswith("-seconds"), name
     key = "--seconds" if name == "--seconds" else "--WHAT-seconds"
     text = f"{VOCABULARY[key][1]}{':' if key == '--seconds' else ''} {what}"
-    parser.add_argument(name, type=float, default=default, metavar="S", dest=dest,
+    parser.add_argument(name, type=seconds(), default=default, metavar="S", dest=dest,
                         help=text + ("" if default is None else f" (default {default:g})"))
+
+
+#: ``--runs``: the most times a figure is measured
+MOST_RUNS = 1000
 
 
 def add_runs(parser, what: str, default: int, dest: str | None = None) -> None:
     """``--runs N``: how many times each figure is measured; ``what`` is kept of them."""
-    parser.add_argument("--runs", type=int, default=default, metavar="N", dest=dest or "runs",
+    parser.add_argument("--runs", type=count(1, MOST_RUNS), default=default, metavar="N", dest=dest or "runs",
                         help=_meaning("--runs", what, default))
 
 
@@ -196,18 +326,18 @@ def add_seed(parser, what: str, default: int | None = DEFAULT_SEED, why: str = "
     """``--seed N``: the seed of ``what``: :data:`DEFAULT_SEED` everywhere, but the campaign's,
     a new one each run, printed (``default=None``)."""
     shown = f"default {default}" if default is not None else "default: a new one each run, printed"
-    parser.add_argument("--seed", type=int, default=default, metavar="N",
+    parser.add_argument("--seed", type=count(0, 2**32 - 1), default=default, metavar="N",
                         help=f"seed of {what} ({shown}{'; ' + why if why else ''})")
 
 
 def add_jobs(parser, what: str, default: int = DEFAULT_JOBS, why: str = "") -> None:
     """``--jobs N``: how many processes work at once, ``what`` they are."""
-    parser.add_argument("--jobs", type=int, default=default, metavar="N",
+    parser.add_argument("--jobs", type=count(0, MOST_COUNT), default=default, metavar="N",
                         help=f"{VOCABULARY['--jobs'][1]}: {what} (default {default}{'; ' + why if why else ''})")
 
 
 def add_minimize_seconds(parser, default: float = DEFAULT_MINIMIZE_SECONDS, why: str = "") -> None:
     """``--minimize-seconds S``: the time to minimize each new finding."""
-    parser.add_argument("--minimize-seconds", type=float, default=default, metavar="S",
+    parser.add_argument("--minimize-seconds", type=seconds(), default=default, metavar="S",
                         help=f"seconds of minimizing each new finding (default {default:g}"
                              f"{'; ' + why if why else ''})")

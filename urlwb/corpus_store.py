@@ -20,8 +20,10 @@ them to work in a temporary folder).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime
+import fcntl
 import hashlib
 import importlib.util
 import json
@@ -30,6 +32,7 @@ import pathlib
 import stat
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from types import ModuleType
 
@@ -316,6 +319,54 @@ def read_input(path: pathlib.Path) -> bytes | None:
         return None
 
 
+#: A fuzz target that cannot file a finding (a full disk, a folder it cannot write) says so in
+#: one line starting with CANNOT_FILE and ends with this status by ``os._exit``: not an
+#: exception, so that libFuzzer does not take the target's own exit for a crash of the code
+#: under test and write a crash artifact of it (``urlwb fuzz`` answers the line, a WriteError).
+CANNOT_FILE = "urlwb: cannot file a finding"
+CANNOT_FILE_EXIT = 75   # EX_TEMPFAIL
+
+
+def cannot_file(exc: Exception) -> None:
+    """In a fuzz target: the one line, and the target's own exit (see :data:`CANNOT_FILE`)."""
+    print(f"{CANNOT_FILE}: {exc}", file=sys.stderr, flush=True)
+    os._exit(CANNOT_FILE_EXIT)
+
+
+#: the corpus lock's file, in the corpus root (git ignores it)
+LOCK_NAME = ".filing.lock"
+_held = threading.local()
+
+
+@contextlib.contextmanager
+def filing():
+    """One writer of findings at a time, across processes: an exclusive ``flock`` on the corpus
+    root's :data:`LOCK_NAME`, held around the duplicate check and the write, by every path that
+    files a finding (:func:`record_finding`: triage, growth, hunt, export-hypothesis; ssrf's
+    ``regress.file``). Re-entrant in a thread; the kernel lets it go when the holder dies."""
+    if getattr(_held, "depth", 0):
+        _held.depth += 1
+        try:
+            yield
+        finally:
+            _held.depth -= 1
+        return
+    root = corpus_root()
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        lock = open(root / LOCK_NAME, "a+")
+    except OSError as exc:
+        raise WriteError(f"cannot lock the corpus {root}: {exc.strerror or exc}") from None
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        _held.depth = 1
+        try:
+            yield
+        finally:
+            _held.depth = 0
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def record_finding(target: str, data: bytes, signature: str, kind: str, detail: str, *,
                    status: str = "open", extra: dict | None = None,
                    shape: Callable[..., dict] | None = None) -> pathlib.Path | None:
@@ -328,6 +379,11 @@ def record_finding(target: str, data: bytes, signature: str, kind: str, detail: 
         raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
     if status not in STATUSES:
         raise ValueError(f"status must be one of {STATUSES}, not {status!r}")
+    with filing():
+        return _record_finding(target, data, signature, kind, detail, status, extra, shape)
+
+
+def _record_finding(target, data, signature, kind, detail, status, extra, shape) -> pathlib.Path | None:
     digest = sha1(data)
     for entry in iter_regress(target):
         if entry.sidecar and (entry.signature == signature or entry.path.name == digest):

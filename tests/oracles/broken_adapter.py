@@ -14,6 +14,8 @@ Python escapes, e.g. ``crash=\\x00``): the misbehaviour happens on every input c
   slow=SECONDS  sleep that long before each answer
   connect=PORT  before each answer, try a TCP connection to 127.0.0.1:PORT (and answer anyway)
   allocate=T    allocate memory without bound (the sandbox's memory cap must stop it)
+  hog           after the hello line, before reading anything, allocate without bound (it dies of
+                the memory cap with its requests unread)
   reorder       answer each batch of waiting requests in reverse order
   no-hello      never write the hello line
   bad-hello     write a hello line of another protocol
@@ -101,6 +103,10 @@ def main():
                "language": "Python", "version": sys.version.split()[0],
                "family": opts.get("family", "other"), "kind": "url", "base": opts.get("base") != "false"})
     out.flush()
+    if "hog" in opts:
+        hoard = []
+        while True:
+            hoard.append(bytearray(64 << 20))
     batch = []
     for line in lines():
         if line is None or ("reorder" not in opts and batch):

@@ -234,15 +234,21 @@ def test_diff_writes_a_report_for_many_inputs(tmp_path, capsys):
 def test_campaign_round_returns_markdown_and_summary(tmp_path):
     from urlwb.differential.command import campaign_round
     # the in-process parsers (every parser's round is the campaign's own, in test_campaign*)
-    out = campaign_round(tmp_path, seconds=0, seed=7, floor=60, names=["engine", "ada_url", "urllib", "yarl"])
+    names = ["engine", "ada_url", "urllib", "yarl"]
+    out = campaign_round(tmp_path / "a", seconds=60, seed=7, floor=60, names=names)
     assert out["summary"]["sources"]["wpt"] > 800
-    # a budget that leaves nothing still sends the floor, from the seed it was given, and says so
-    assert out["summary"]["generated"] == {"seed": 7, "asked": 60, "sent": out["summary"]["sources"]["generated"]}
-    assert 40 < out["summary"]["sources"]["generated"] <= 60
+    # the generated inputs, from the seed it was given, every one asked within the minute
+    generated = out["summary"]["generated"]
+    assert generated["seed"] == 7 and generated["sent"] == out["summary"]["sources"]["generated"] > 40
     assert "generated from seed 7 (`urlwb campaign --seed 7` repeats them)" in out["markdown"]
     assert out["markdown"].startswith("# Differential round")
-    assert "<table>" in (tmp_path / "diff" / "report.html").read_text(encoding="utf-8")
+    assert "<table>" in (tmp_path / "a" / "diff" / "report.html").read_text(encoding="utf-8")
     assert all("version" in p for p in out["summary"]["parsers"].values())
+    # a budget that leaves nothing: the floor is drawn, but nothing is asked past the round's end
+    # (issue 38: the round is a deadline), and the report says so
+    out = campaign_round(tmp_path / "b", seconds=0, seed=7, floor=60, names=names)
+    assert out["summary"]["generated"]["asked"] == 60
+    assert "ran out: the last" in out["markdown"]
 
 
 # --- fuzz target -------------------------------------------------------------------------------

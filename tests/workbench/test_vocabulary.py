@@ -44,6 +44,11 @@ def _takes_value(action) -> bool:
     return action.nargs != 0
 
 
+def _kind(type_):
+    """What a flag's value is: float, int, a path...: a bounded number (cliutil.Number) is its kind."""
+    return type_.kind if isinstance(type_, cliutil.Number) else type_
+
+
 def _flag_problems(path, action) -> list[str]:
     where = "urlwb " + " ".join(path)
     out = []
@@ -62,15 +67,17 @@ def _flag_problems(path, action) -> list[str]:
             if not help_.startswith(phrase):
                 out.append(f"{said}: help does not start with the table's meaning {phrase!r}: {help_[:60]!r}")
         if flag in ("--minutes", "--seconds") or flag.endswith("-seconds"):
-            if action.type is not float:
+            if _kind(action.type) is not float:
                 out.append(f"{said}: a time is a float, not {action.type}")
+            elif not isinstance(action.type, cliutil.Number):
+                out.append(f"{said}: a time is bounded (cliutil.seconds or cliutil.minutes: nan, inf and negatives refused)")
         elif _takes_value(action) and (_TIME_NAME.search(flag) and not flag.endswith("-factor")
                                        or _TIME_WORDS.search(re.sub(r"--[\w-]+", "", help_))
                                        and action.metavar in ("S", "M", None)
-                                       and action.type in (float, int)):
+                                       and _kind(action.type) in (float, int)):
             out.append(f"{said}: a time flag off the table (say --minutes, --seconds or --WHAT-seconds)")
         if flag == "--seed":
-            if action.type is not int:
+            if _kind(action.type) is not int:
                 out.append(f"{said}: --seed is an int")
             if action.default != cliutil.DEFAULT_SEED and not (
                     path == ("campaign",) and action.default is None and "printed" in help_):
@@ -113,7 +120,7 @@ def _alias_problems(path, parser, action) -> list[str]:
     new = action.deprecated_for
     old = action.option_strings[0]
     said = f"urlwb {' '.join(path)} {old}"
-    value = [] if action.nargs == 0 else [_SAMPLE.get(action.type, "a")]
+    value = [] if action.nargs == 0 else [_SAMPLE.get(_kind(action.type), "a")]
     base = _words_for_positionals(parser)
     got_old, err_old = _parse(parser, base + [old, *value])
     got_new, err_new = _parse(parser, base + [new, *value])

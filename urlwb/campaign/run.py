@@ -51,11 +51,11 @@ from urlwb import children, corpus_store, exitcodes, oracles, report_formats
 from urlwb import progress as speaking
 from urlwb.measure import coverage
 from urlwb.fuzzing import triage
-from urlwb.cliutil import (add_jobs, add_minimize_seconds, add_minutes, add_out, add_seconds, add_seed,
+from urlwb.cliutil import (add_jobs, check_outputs, add_minimize_seconds, add_minutes, add_out, add_seconds, add_seed,
                            add_targets, jobs_flag, minutes_flag, seconds_flag)
 from urlwb.differential.command import campaign_round
 from urlwb.growth.command import growth_round
-from urlwb.errors import UsageError
+from urlwb.errors import UsageError, WriteError
 from urlwb.findings import sidecar
 from urlwb.findings.baseline import baseline_key
 from urlwb.findings.record import read_findings, write_findings
@@ -231,7 +231,21 @@ class Rounds:
             self.add(name, t0 - self.t_start, time.monotonic() - t0, processes)
 
 
+def report_folder(out: pathlib.Path) -> tuple[str, pathlib.Path]:
+    """(stamp, ``out/campaign-<stamp>/``, made): the stamp is the time and the pid, so that two
+    campaigns started in the same second with the same ``--out`` never share a folder (the
+    second report overwrote the first)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{os.getpid()}"
+    folder = pathlib.Path(out) / f"campaign-{stamp}"
+    try:
+        folder.mkdir(parents=True, exist_ok=False)
+    except OSError as exc:
+        raise WriteError(f"cannot make the report folder {folder}: {exc.strerror or exc}") from None
+    return stamp, folder
+
+
 def run(args) -> int:
+    check_outputs(args)
     minutes_flag("--minutes", args.minutes)
     jobs_flag(args.jobs)
     seconds_flag("--minimize-seconds", args.minimize_seconds)
@@ -244,9 +258,7 @@ def run(args) -> int:
         except oracles.manifests.ManifestError as exc:
             raise UsageError(str(exc)) from None
     t_start = time.monotonic()
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    out_dir = args.out / f"campaign-{stamp}"
-    out_dir.mkdir(parents=True, exist_ok=True)
+    stamp, out_dir = report_folder(args.out)
     gain = args.schedule == "gain"
 
     diff_round, diff_skip = (None, "--no-diff") if args.no_diff else (campaign_round, None)
@@ -285,13 +297,18 @@ def run(args) -> int:
 
     snapshots = {t: _work_files(t) for t in targets}
     side: list[Side] = []
+    def left(planned: float) -> float:
+        """A side round's seconds when it starts: as planned, but never past the campaign's own
+        end (less the final reserve): a round that starts late is cut, not the campaign lengthened."""
+        return max(1.0, min(planned, t_start + budget - FINAL_SECONDS - time.monotonic()))
+
     if gain:   # the differential and long-input rounds on one core beside the fuzzing
         if diff_round:
             side.append(Side("differential round", diff_seconds,
-                             lambda: diff_round(out_dir / "differential", diff_seconds, seed)))
+                             lambda: diff_round(out_dir / "differential", left(diff_seconds), seed)))
         if growth_seconds:
             side.append(Side("long-input round", growth_seconds,
-                             lambda: growth_round(out_dir / "growth", growth_seconds, seed=seed)))
+                             lambda: growth_round(out_dir / "growth", left(growth_seconds), seed=seed)))
         # on one core the side rounds run after the fuzzing (schedule.fuzz_parallel): leave them room
         deadline = t_start + budget - reserve - (sum(x.seconds for x in side) if args.jobs < 2 else 0.0)
         t_fuzz = time.monotonic()

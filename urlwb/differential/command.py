@@ -23,11 +23,11 @@ import sys
 import time
 
 from urlwb import oracles
-from urlwb.cliutil import add_oracle, add_out, add_parsers, add_seed
+from urlwb.cliutil import MOST_COUNT, add_minutes, add_oracle, check_outputs, count, minutes_flag, add_out, add_parsers, add_seed
 from urlwb.differential import findings, generate
 from urlwb.findings.record import read_findings
 from urlwb.differential.report import sandbox_line, summarize, summary_text, terminal_table, write_report
-from urlwb.differential.run import (collect_inputs, corpus_cases, decode_case, diff, encode_case,
+from urlwb.differential.run import (MOST_ANSWERS, collect_inputs, corpus_cases, decode_case, diff, encode_case,
                                 trouble_lines, working_cases)
 from urlwb import exitcodes, report_formats
 from urlwb.errors import Incomplete, UsageError
@@ -37,6 +37,8 @@ from urlwb.oracles.versions.names import resolve_names as versioned_names
 __all__ = ["add_arguments", "run", "campaign_round", "decode_case", "encode_case"]
 
 DEFAULT_OUT = pathlib.Path("reports") / "diff"
+#: the most ``--generate`` asks for: drawn lazily, as the time and the memory allow (:func:`run`)
+MOST_GENERATED = 10**12
 
 
 def add_arguments(p) -> None:
@@ -50,14 +52,16 @@ def add_arguments(p) -> None:
                         "or hunt: the corpora urlwb hunt distilled (corpus/hunt/<parser>/)")
     p.add_argument("--wpt", action="store_true", help="every input of the vendored WPT "
                    "urltestdata.json and toascii.json")
-    p.add_argument("--generate", type=int, default=0, metavar="N",
+    p.add_argument("--generate", type=count(0, MOST_GENERATED), default=0, metavar="N",
                    help="N confusion-aware generated inputs (mutated WPT inputs and grammar)")
     add_seed(p, "--generate")
+    add_minutes(p, "asking the parsers (and drawing --generate's inputs): the inputs not asked "
+                   "by then are dropped, the others compared and reported; default: no limit", None)
     add_parsers(p, "the engine and --oracle's run too")
     p.add_argument("--reference", default=None, metavar="NAME",
                    help="the parser others are counted against (default engine, else ada_url)")
     add_out(p, f"the report folder (default {DEFAULT_OUT})", None)
-    p.add_argument("--table-max", type=int, default=10, metavar="N",
+    p.add_argument("--table-max", type=count(0, MOST_COUNT), default=10, metavar="N",
                    help="up to N inputs: a terminal table instead of a report (default 10)")
     p.add_argument("--no-reparse", action="store_true",
                    help="skip the reparse-stability check of the WHATWG parsers")
@@ -75,6 +79,7 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    check_outputs(args, args.out or DEFAULT_OUT)
     installs.from_args(args)
     try:
         flagged = oracles.configure(args.oracle)
@@ -84,7 +89,11 @@ def run(args) -> int:
     except ValueError as exc:
         raise UsageError(f"--parsers: {exc}") from None
     names += [n for n in flagged if n not in names]
-    items = collect_inputs(args)
+    budget = None if args.minutes is None else minutes_flag("--minutes", args.minutes) * 60
+    deadline = None if budget is None else time.monotonic() + budget
+    # drawing --generate's inputs takes at most a fifth of the budget: the rest is for asking
+    items = collect_inputs(args, MOST_ANSWERS // max(1, len(names)),
+                           None if budget is None else time.monotonic() + budget / 5)
     if not items:
         raise UsageError("no inputs (give INPUTs, --file, --corpus, --wpt or --generate N)")
     if args.reference and args.reference not in names:
@@ -92,7 +101,10 @@ def run(args) -> int:
     many = len(items) > args.table_max
     users = [n for n in names if oracles.REGISTRY[n].spec is not None and oracles.REGISTRY[n].spec.source != "manifest"]
     result = diff(items, names, reference=args.reference, reparse=not args.no_reparse,
-                  hosts=not args.no_hosts and many, progress=many, required=users)
+                  hosts=not args.no_hosts and many, progress=many, required=users, deadline=deadline)
+    if result.cut:
+        print(f"urlwb diff: --minutes {args.minutes:g} ran out: {result.cut:,} inputs not asked, "
+              f"{len(result.items):,} compared", file=sys.stderr)
     if not result.records:
         raise Incomplete("no parser could start: " + "; ".join(f"{k}: {v}" for k, v in result.skipped.items()))
     if not many:
@@ -132,6 +144,7 @@ def campaign_round(out_dir: pathlib.Path, seconds: float, seed: int = 0,
     included (``names``: these parsers instead). Returns {"markdown", "summary"} (the summary names the seed and the count, so that
     a round can be repeated) and writes them into ``out_dir/diff/``."""
     t0 = time.perf_counter()
+    deadline = time.monotonic() + seconds   # the round's end: no parser is asked after it
     names = names or _all_names()
     wpt = [(i, b, "wpt") for i, b in generate.wpt_cases()]
     seen = {(i, b) for i, b, _ in wpt}
@@ -140,16 +153,21 @@ def campaign_round(out_dir: pathlib.Path, seconds: float, seed: int = 0,
         if (i, b) not in seen:
             seen.add((i, b))
             corpus.append((i, b, "corpus:differential"))
-    probe = diff(wpt[:200], names, hosts=False, reparse=False)
-    per_input = max(1e-6, probe.seconds / max(1, len(probe.items)))
-    budget = seconds - (time.perf_counter() - t0) - per_input * (len(wpt) + len(corpus)) * 1.5
-    n = int(max(floor, min(GENERATED_CAP, budget / (per_input * 1.5))))
-    gen = [(i, b, "generated") for i, b in generate.generate(n, seed=seed) if (i, b) not in seen]
-    print(f"  {len(wpt):,} WPT inputs, {len(corpus):,} from the differential corpus, "
-          f"{len(gen):,} generated (generate({n}, seed={seed}))", flush=True)
-    res = diff(wpt + corpus + gen, names, reparse=True, hosts=True)
+    started = oracles.load(names)   # once, for the probe and the round (a start is seconds each)
+    try:
+        probe = diff(wpt[:200], names, hosts=False, reparse=False, deadline=deadline, started=started)
+        per_input = max(1e-6, probe.seconds / max(1, len(probe.items)))
+        budget = seconds - (time.perf_counter() - t0) - per_input * (len(wpt) + len(corpus)) * 1.5
+        n = int(max(floor, min(GENERATED_CAP, budget / (per_input * 1.5))))
+        gen = [(i, b, "generated") for i, b in generate.generate(n, seed=seed) if (i, b) not in seen]
+        print(f"  {len(wpt):,} WPT inputs, {len(corpus):,} from the differential corpus, "
+              f"{len(gen):,} generated (generate({n}, seed={seed}))", flush=True)
+        res = diff(wpt + corpus + gen, names, reparse=True, hosts=True, deadline=deadline, started=started)
+    finally:
+        oracles.close_all(started[0])
     note = (f"Inputs: {len(wpt):,} WPT, {len(corpus):,} from the differential corpus, "
-            f"{len(gen):,} generated from seed {seed} (`urlwb campaign --seed {seed}` repeats them).")
+            f"{len(gen):,} generated from seed {seed} (`urlwb campaign --seed {seed}` repeats them)."
+            + (f" The round's {seconds:.0f} s ran out: the last {res.cut:,} were not asked." if res.cut else ""))
     paths = write_report(res, pathlib.Path(out_dir) / "diff", "Differential round", note)
     for line in trouble_lines(res):
         print(f"  {line}")

@@ -23,7 +23,7 @@ import engine
 from urlwb import corpus_store
 from urlwb.differential import generate
 from urlwb.differential.run import decode_case
-from urlwb.cliutil import add_out, load_json
+from urlwb.cliutil import add_out, check_output_file, load_json
 from urlwb.errors import UsageError
 from urlwb.oracles import to_usv
 
@@ -113,6 +113,7 @@ def export(findings: list[pathlib.Path], include_other: bool = False) -> list:
 
 
 def run(args) -> int:
+    check_output_file("--out", args.out)
     findings = [pathlib.Path(f) for f in args.findings]
     if not findings and DEFAULT_FINDINGS.exists():
         findings = [DEFAULT_FINDINGS]

@@ -75,8 +75,20 @@ def read_file(path: pathlib.Path) -> list[tuple[str, str | None]]:
     return items
 
 
-def collect_inputs(args) -> list[tuple[str, str | None, str]]:
-    """(input, base, source) triples from every input option, in order, duplicates dropped."""
+#: the most answers one diff holds (inputs × parsers; 10,000 inputs for 30 parsers, the campaign's
+#: cap): what --generate draws is cut to fit, so
+#: that memory is bounded whatever the count asked (100,000 inputs of the engine alone held
+#: 170 MB, measured)
+MOST_ANSWERS = 300_000
+#: inputs asked of a parser at once: between two slices the deadline is looked at
+SLICE = 500
+
+
+def collect_inputs(args, most_generated: int | None = None,
+                   deadline: float | None = None) -> list[tuple[str, str | None, str]]:
+    """(input, base, source) triples from every input option, in order, duplicates dropped.
+    ``--generate N`` is drawn lazily: at most ``most_generated`` of them, and none after
+    ``deadline`` (``time.monotonic()``); a cut is said in one line on stderr."""
     out: list[tuple[str, str | None, str]] = [(i, args.base, "argv") for i in args.inputs]
     for f in args.file:
         out += [(i, b, "file") for i, b in read_file(pathlib.Path(f))]
@@ -87,7 +99,17 @@ def collect_inputs(args) -> list[tuple[str, str | None, str]]:
     if args.generate < 0:
         raise UsageError("--generate must be 0 or more")
     if args.generate:
-        out += [(i, b, "generated") for i, b in generate.generate(args.generate, args.seed)]
+        most = args.generate if most_generated is None else min(args.generate, most_generated)
+        drawn = 0
+        for i, b in generate.generate(most, args.seed):
+            out.append((i, b, "generated"))
+            drawn += 1
+            if deadline is not None and drawn % 1000 == 0 and time.monotonic() > deadline:
+                break
+        if drawn < args.generate:
+            why = "its budget (--minutes) ran out" if drawn < most else \
+                f"the most one diff holds: {MOST_ANSWERS:,} answers, inputs × parsers; another --seed draws others"
+            print(f"urlwb diff: --generate {args.generate:,}: {drawn:,} drawn ({why})", file=sys.stderr)
     seen, unique = set(), []
     for i, b, s in out:
         if (i, b) not in seen:
@@ -192,16 +214,22 @@ class DiffResult:
     host_splits: dict[tuple[str, str], list] = field(default_factory=dict)
     seconds: float = 0.0
     summary: dict | None = None
+    #: inputs dropped unasked when the deadline came (diff's --minutes)
+    cut: int = 0
 
 
-def diff(items, names, reference=None, reparse=True, hosts=True, progress=False, required=()) -> DiffResult:
+def diff(items, names, reference=None, reparse=True, hosts=True, progress=False, required=(),
+         deadline: float | None = None, started: tuple[dict, dict] | None = None) -> DiffResult:
     """Parse every (input, base, source) with every named parser and classify each disagreement.
 
     Oracles outside the process (``runs_apart``) are asked at the same time, each from a thread
     of its own; the in-process ones run in this thread meanwhile. ``required``: names that must
-    start (the user's own), else Incomplete (exit status 3)."""
+    start (the user's own), else Incomplete (exit status 3). ``deadline`` (``time.monotonic()``): no slice of
+    :data:`SLICE` inputs is asked after it; the inputs every parser was asked are compared, the
+    rest dropped (``res.cut``: how many). ``started``: ``oracles.load(names)``'s answer, when
+    the caller started the parsers (and closes them): a second diff on them starts none again."""
     start = time.perf_counter()
-    loaded, skipped = oracles.load(names)
+    loaded, skipped = oracles.load(names) if started is None else (dict(started[0]), dict(started[1]))
     for error in oracles.MANIFEST_ERRORS:
         skipped[error.split(":")[0]] = error.split(": ", 1)[-1]
     for name, reason in skipped.items():
@@ -229,18 +257,31 @@ def diff(items, names, reference=None, reparse=True, hosts=True, progress=False,
         asked = [k for k, (i, b) in enumerate(pairs)
                  if (b is None or oracle.supports_base) and (limit is None or len(i) <= limit)]
         recs = [None] * len(pairs)
-        for k, r in zip(asked, oracle.parse_many([pairs[k] if oracle.supports_base
-                                                  else (pairs[k][0], None) for k in asked])):
-            recs[k] = r
+        covered = len(pairs)
+        sup = getattr(oracle, "sup", None)
+        if sup is not None:
+            sup.stop_at = deadline   # a slice asked when the deadline comes ends there too
+        for start in range(0, len(asked), SLICE):
+            if deadline is not None and time.monotonic() > deadline:
+                covered = asked[start]   # the first input not asked
+                break
+            part = asked[start:start + SLICE]
+            answers = oracle.parse_many([pairs[k] if oracle.supports_base else (pairs[k][0], None)
+                                         for k in part])
+            if deadline is not None and time.monotonic() > deadline:
+                covered = part[0]   # the deadline came during the slice: it is dropped whole
+                break
+            for k, r in zip(part, answers):
+                recs[k] = r
         again = None
         if reparse and oracles.family(name) == "whatwg":
             hrefs = [(r.href, None) for r in recs if r is not None and r.ok]
             answers = iter(oracle.parse_many(hrefs))
             again = [next(answers) if r is not None and r.ok else None for r in recs]
-        return recs, again, time.perf_counter() - t0
+        return recs, again, time.perf_counter() - t0, covered
 
     def done(name: str, outcome) -> None:
-        recs, again, cost = outcome
+        recs, again, cost, covered[name] = outcome
         said.advance(note=f"{name} {cost:.1f} s")
         res.records[name], res.cost[name] = recs, cost
         if again is not None:
@@ -252,19 +293,22 @@ def diff(items, names, reference=None, reparse=True, hosts=True, progress=False,
             print(f"  {name:<16} {len(recs):>7} inputs  {cost:7.2f} s  {len(recs) / max(cost, 1e-9):>9,.0f} inputs/s",
                   file=sys.stderr)
 
+    covered: dict[str, int] = {}
     apart = [n for n, o in loaded.items() if getattr(o, "runs_apart", False)]
     # k of N parsers, and a line every few seconds while a slow one works (quiet for a quick diff)
     what = f"urlwb diff: {len(items):,} input{'s' if len(items) != 1 else ''}, each parser in turn"
     with saying.task(what, total=len(loaded), beat=True, after=0 if progress else saying.EVERY) as said:
-        _ask_all(res, loaded, apart, one, done, pairs, hosts and reference, said)
+        _ask_all(res, loaded, apart, one, done, pairs, hosts and reference, said, covered, deadline,
+                 close=started is None)
     res.seconds = time.perf_counter() - start
     if progress:
         print(f"  wall time {res.seconds:.2f} s for {len(items)} inputs and {len(loaded)} parsers", file=sys.stderr)
     return res
 
 
-def _ask_all(res, loaded, apart, one, done, pairs, hosts, said) -> None:
-    """Every parser asked (the ones apart from their own threads), then compared; the host round."""
+def _ask_all(res, loaded, apart, one, done, pairs, hosts, said, covered, deadline, close=True) -> None:
+    """Every parser asked (the ones apart from their own threads), then compared (the inputs
+    every parser was asked before the deadline: ``covered``); the host round."""
     try:
         with ThreadPoolExecutor(max_workers=max(1, len(apart)), thread_name_prefix="urlwb-diff") as pool:
             futures = {n: pool.submit(one, n, loaded[n]) for n in apart}
@@ -278,10 +322,17 @@ def _ask_all(res, loaded, apart, one, done, pairs, hosts, said) -> None:
                 oracles.close_all(loaded)
                 raise
     finally:
-        oracles.close_all(loaded)
+        if close:
+            oracles.close_all(loaded)
     res.records = {n: res.records[n] for n in loaded}
+    n = min(covered.values(), default=len(pairs))
+    if n < len(pairs):   # the budget ran out: what every parser answered is compared
+        res.cut = len(pairs) - n
+        res.items, pairs = res.items[:n], pairs[:n]
+        res.records = {k: v[:n] for k, v in res.records.items()}
+        res.reparsed = {k: v[:n] for k, v in res.reparsed.items()}
     _compare(res, pairs)
-    if hosts:
+    if hosts and (deadline is None or time.monotonic() < deadline):
         t0 = time.perf_counter()
         said.note = "the host oracles"
         host_round(res, pairs)

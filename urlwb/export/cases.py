@@ -38,6 +38,8 @@ import pathlib
 import re
 
 from urlwb import corpus_store
+from urlwb.cliutil import load_json
+from urlwb.errors import UsageError
 from urlwb.findings import record as findings_record
 
 #: seconds a super-linear finding's input must be answered in (the fixed release answers it in
@@ -134,11 +136,14 @@ def file_findings(parser: str, paths: list[pathlib.Path]) -> list[tuple[str, dic
     out = []
     for p in paths:
         if p.suffix == ".json":
-            rec = findings_record.check(json.loads(p.read_text(encoding="utf-8")))
+            try:
+                rec = findings_record.check(load_json(p, "--findings"))
+            except findings_record.FindingError as exc:
+                raise UsageError(f"--findings {p}: {exc}") from None
             if base_name(rec["parser"]) == parser:
                 out.append((str(p), _whole_input(p, rec)))
             continue
-        for n, rec in enumerate(findings_record.read_findings(p), 1):
+        for n, rec in enumerate(findings_record.read_given("--findings", p), 1):
             if base_name(rec["parser"]) == parser:
                 out.append((f"{p}:{n}", rec))
     return out

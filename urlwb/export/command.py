@@ -19,7 +19,7 @@ from __future__ import annotations
 import pathlib
 
 from urlwb import exitcodes, progress
-from urlwb.cliutil import add_out
+from urlwb.cliutil import add_out, check_output_folder
 from urlwb.errors import UsageError
 from urlwb.export import cases as casing
 
@@ -63,6 +63,7 @@ def run(args) -> int:
     parser = args.parser
     if "@" in parser:
         raise UsageError(f"{parser}: name the parser without a version (--run VERSION runs a release)")
+    check_output_folder("--out", args.out or DEFAULT_OUT / parser)
     lang = args.lang or language_of(parser)
     if lang is None or parser not in _module(lang).APIS:
         langs = {lang: sorted(_module(lang).APIS) for lang in LANGS}

@@ -70,13 +70,7 @@ def from_files(paths: list[pathlib.Path]) -> list[Listed]:
     shape is one line, exit 2."""
     out = []
     for p in paths:
-        try:
-            recs = record.read_findings(p)
-        except OSError as exc:
-            raise UsageError(f"--from {p}: {exc.strerror or exc}") from None
-        except record.FindingError as exc:
-            raise UsageError(f"--from {exc}") from None
-        out += [Listed(room_of(r), r, str(p)) for r in recs]
+        out += [Listed(room_of(r), r, str(p)) for r in record.read_given("--from", p)]
     return out
 
 

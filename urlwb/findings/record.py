@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable
 
 from urlwb import corpus_store
+from urlwb.errors import UsageError
 
 SCHEMA_ID = "urlwb-finding/1"
 SCHEMA_PATH = pathlib.Path(__file__).with_name("schema") / "finding-v1.json"
@@ -110,17 +111,34 @@ def _line(r: dict) -> str:
     return line + "\n"
 
 
+def read_given(flag: str, path: str | os.PathLike) -> list[dict]:
+    """:func:`read_findings` of a file the user named with ``flag``: what is wrong with it (not
+    there, not UTF-8, not JSON, not records) is one line naming the flag and the file."""
+    try:
+        return read_findings(path)
+    except OSError as exc:
+        raise UsageError(f"{flag} {path}: {exc.strerror or exc}") from None
+    except FindingError as exc:
+        raise UsageError(f"{flag} {exc}") from None
+
+
 def read_findings(path: str | os.PathLike) -> list[dict]:
     """The records of a ``findings.jsonl`` (or of the folder that holds one), each checked."""
     p = pathlib.Path(path)
     if p.is_dir():
         p = p / FINDINGS_FILE
     out = []
-    for number, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+    try:
+        text = p.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise FindingError(f"{p}: not UTF-8 text (byte {exc.start})") from None
+    for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
             out.append(check(json.loads(line)))
         except (json.JSONDecodeError, FindingError) as exc:
             raise FindingError(f"{p}:{number}: {exc}") from None
+        except RecursionError:
+            raise FindingError(f"{p}:{number}: JSON nested too deep") from None
     return out

@@ -93,9 +93,12 @@ def _fields(meta: dict, data: bytes | None, family: str | None) -> dict:
     detail = meta.get(meta.get("kind", ""), "")
     summary = detail if isinstance(detail, str) else ""
     if target == "differential":
-        out.update(parser=meta["parser"], rule=meta["signature"].split(":", 1)[0],
+        # the peer is in the signature too (<class>[/<cause>]:engine~<parser>): an entry filed
+        # by triage from a replay carries no "parser" field of its own
+        parser = meta.get("parser") or meta["signature"].rpartition("~")[2] or "unknown"
+        out.update(parser=parser, rule=meta["signature"].split(":", 1)[0],
                    parser_version=meta.get("version"),
-                   command=diff_command(text, meta["parser"], base))
+                   command=diff_command(text, parser, base))
     elif target == "ssrf":
         clients = sorted(meta.get("fetchers") or {})
         validator = meta["validator"]

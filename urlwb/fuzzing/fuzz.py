@@ -109,8 +109,10 @@ class RunResult:
     processes: int = 1
     #: seconds after the round's start when it started (campaign schedule)
     start: float = 0.0
-    #: why it ended: "time", "crash", "displaced by TARGET", "deadline"
+    #: why it ended: "time", "crash", "displaced by TARGET", "deadline", "cannot file"
     ended: str = ""
+    #: the target's own line when it could not file a finding (corpus_store.CANNOT_FILE)
+    cannot_file: str = ""
 
     @property
     def exec_per_s(self) -> float:
@@ -199,6 +201,8 @@ def run_once(target: str, seconds: float, fork: int, result: RunResult, t0: floa
             m = _ARTIFACT.search(line)
             if m:
                 result.artifacts.append(m[1])
+            if line.startswith(corpus_store.CANNOT_FILE):
+                result.cannot_file, result.ended = line.strip(), "cannot file"
     finally:
         watchdog.cancel()
         result.cpu_seconds += cpu_seconds_at_exit(proc)
@@ -259,6 +263,8 @@ def fuzz_target(target: str, seconds: float, jobs: int = 1, *, progress: Progres
             before = len(result.artifacts)
             result.processes = max(result.processes, fork + 1 if fork else 1)
             run_once(target, left, fork, result, t0, seconds, progress, log)
+            if result.cannot_file:
+                break                            # the disk is full: another run would not file either
             if len(result.artifacts) == before:
                 break                            # the run ended on its own: time is up
             result.restarts += 1
@@ -268,6 +274,8 @@ def fuzz_target(target: str, seconds: float, jobs: int = 1, *, progress: Progres
     result.truncated = drop_truncated(corpus_store.work_dir(target))
     if progress:
         progress.done()
+    if result.cannot_file:
+        raise WriteError(f"fuzz_{target}: {result.cannot_file.removeprefix('urlwb: ')}")
     add_to_stats(result)
     return result
 

@@ -16,12 +16,13 @@ import pathlib
 import re
 from collections import defaultdict
 
-from urlwb import corpus_store
-from urlwb.cliutil import add_parsers, add_targets, alias, shorten
+from urlwb import corpus_store, oracles
+from urlwb.cliutil import MOST_COUNT, add_parsers, check_output_folder, count, add_targets, alias, shorten
 from urlwb.findings import catalog, reproduce
 from urlwb.fuzzing.fuzz import load_stats
 from urlwb.fuzzdata import decode_text
 from urlwb.fuzzing.triage import artifact_dir, pending_artifacts
+from urlwb.errors import UsageError
 
 
 def _count(folder) -> int:
@@ -47,7 +48,7 @@ def add_arguments(parser) -> None:
                         "(one finding's draft: --signature SIG --drafts DIR)")
     parser.add_argument("--from", dest="from_files", action="append", default=[], type=pathlib.Path,
                         metavar="FILE", help="also the findings.jsonl of a command's --out (a file or its folder)")
-    parser.add_argument("--per-group", type=int, default=5, metavar="N",
+    parser.add_argument("--per-group", type=count(0, MOST_COUNT), default=5, metavar="N",
                         help="hazards shown per group (default 5; 0: all)")
     parser.add_argument("--drafts", type=pathlib.Path, metavar="DIR",
                         help="for each bug listed: DIR/<signature>/ with a reproducer and a draft upstream report")
@@ -80,8 +81,11 @@ def run(args) -> int:
     for e in findings:
         if e.sidecar is None:
             print(f"{e.target:14} ORPHAN {e.path.name[:12]} (input without sidecar)")
+    check_output_folder("--drafts", args.drafts)
+    every = catalog.corpus() + catalog.from_files(args.from_files)
+    _check_names(args.parsers, every)
     items, seen = [], set()
-    for i in catalog.corpus() + catalog.from_files(args.from_files):   # a filed finding once
+    for i in every:   # a filed finding once
         key = (i.record["signature"], i.record["input"], i.record.get("base"))
         if key not in seen and catalog.matches(i, kind=kind, parser=args.parsers, room=args.room, status=args.status) \
                 and i.record["signature"].startswith(args.signature or ""):
@@ -91,6 +95,22 @@ def run(args) -> int:
     if args.drafts:
         write_drafts([i for i in items if i.record["verdict"]["kind"] == "bug"], args.drafts)
     return 0
+
+
+def _check_names(parsers: str | None, every: list[catalog.Listed]) -> None:
+    """Each name of ``--parsers`` is a shipped parser's or one some finding names (a parser, a
+    validator, a client), else one line: a misspelt name would list "0 bugs" as if all were well."""
+    if not parsers:
+        return
+    known = set(oracles.REGISTRY)
+    for i in every:
+        r = i.record
+        known |= {r["parser"], r["parser"].partition("@")[0], r.get("validator"), r.get("client"),
+                  r.get("parser_base")}
+        known |= {p["client"] for p in r["verdict"].get("pairs") or []}
+    unknown = [n for n in parsers.split(",") if n not in known]
+    if unknown:
+        raise UsageError(f"--parsers {unknown[0]}: no shipped parser, and no finding names it")
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")

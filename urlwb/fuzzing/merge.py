@@ -21,7 +21,7 @@ import sys
 import tempfile
 
 from urlwb import children, corpus_store, exitcodes
-from urlwb.cliutil import add_seconds, add_targets, count_flag, seconds_flag
+from urlwb.cliutil import MOST_COUNT, add_seconds, count, add_targets, count_flag, seconds_flag
 from urlwb.errors import UsageError
 from urlwb.fuzzing.fuzz import libfuzzer_flags
 from urlwb.fuzzing.minimize import fuzzer_env, target_command
@@ -89,9 +89,9 @@ def merge(target: str, *, dry_run: bool = False, cap: int = 300, cap_bytes: int 
 def add_arguments(parser) -> None:
     add_targets(parser, required=True)
     parser.add_argument("--dry-run", action="store_true", help="report, do not write")
-    parser.add_argument("--cap", type=int, default=300,
+    parser.add_argument("--cap", type=count(0, MOST_COUNT), default=300,
                         help="at most this many distilled inputs per target (default 300)")
-    parser.add_argument("--cap-bytes", type=int, default=200_000,
+    parser.add_argument("--cap-bytes", type=count(0, MOST_COUNT), default=200_000,
                         help="at most this many bytes of distilled inputs per target "
                              "(default 200000)")
     add_seconds(parser, "each target's merge, its deadline", 300.0)

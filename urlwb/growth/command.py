@@ -26,7 +26,7 @@ import sys
 import time
 
 from urlwb import exitcodes, oracles, report_formats
-from urlwb.cliutil import add_oracle, add_out, add_parsers, add_runs, count_flag
+from urlwb.cliutil import add_oracle, check_outputs, add_out, add_parsers, add_runs, count_flag
 from urlwb.errors import UsageError
 from urlwb.growth import report, shapes
 from urlwb.growth.measure import Thresholds
@@ -115,6 +115,7 @@ def resolve(parsers: str, flags: list[str]) -> list[str]:
 
 
 def run(args) -> int:
+    check_outputs(args)
     a, b = parse_lengths(args.lengths)
     chosen = parse_shapes(args.shapes, args.shape, args.piece)
     count_flag("--runs", args.runs)

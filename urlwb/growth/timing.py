@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import os
 import time
 
-from urlwb import oracles
+from urlwb import children, oracles
 from urlwb.differential import generate
 
 #: seconds a parse in the process may take before it counts as hung (the protocol's default)
@@ -33,8 +34,9 @@ IN_PROCESS_DEADLINE = 5.0
 FLOOR = 1e-7
 
 
-def _serve(oracle, conn) -> None:
+def _serve(oracle, conn, parent: int) -> None:
     """The forked child: for each text received, one parse, and its time sent back."""
+    children.forked_child(parent)   # dies with the workbench, SIGKILL included
     gc.disable()
     while True:
         try:
@@ -62,8 +64,9 @@ class InProcessTimer:
     def _start(self) -> None:
         ctx = multiprocessing.get_context("fork")
         parent, child = ctx.Pipe()
-        self._proc = ctx.Process(target=_serve, args=(self.oracle, child), daemon=True)
+        self._proc = ctx.Process(target=_serve, args=(self.oracle, child, os.getpid()), daemon=True)
         self._proc.start()
+        children.adopt(self._proc.pid)
         child.close()
         self._conn = parent
 
@@ -89,6 +92,7 @@ class InProcessTimer:
         if self._proc is not None:
             self._proc.kill()
             self._proc.join(timeout=2)
+            children.disown(self._proc.pid)
             self._conn.close()
         self._proc = self._conn = None
 

@@ -33,7 +33,7 @@ import sys
 import time
 
 from urlwb import exitcodes, oracles, progress, report_formats
-from urlwb.cliutil import (add_minutes, add_oracle, add_out, add_seconds, add_seed, alias, count_flag,
+from urlwb.cliutil import (MOST_COUNT, check_outputs, count, add_minutes, add_oracle, add_out, add_seconds, add_seed, alias, count_flag,
                            minutes_flag, seconds_flag)
 from urlwb.errors import Incomplete, UsageError
 from urlwb.fuzzdata import decode_text, encode_text
@@ -52,12 +52,12 @@ def add_arguments(p) -> None:
                         f"oracle or program run by node); PARSER@VERSION hunts inside another release")
     add_minutes(p, "fuzzing", 5.0)
     add_seed(p, "the generated inputs; libFuzzer's -seed is N+1")
-    p.add_argument("--generate", type=int, default=2000, metavar="N",
+    p.add_argument("--generate", type=count(0, MOST_COUNT), default=2000, metavar="N",
                    help="generated inputs the hunt starts from, beside WPT's (default 2000)")
     p.add_argument("--seeds", choices=sorted(seeds.SEED_KINDS), default="wpt",
                    help="what the hunt starts from: " + "; ".join(f"{k}: {v}" for k, v in seeds.SEED_KINDS.items())
                         + " (default wpt; grammar for a hunt that no published test input guides)")
-    p.add_argument("--executions", type=int, default=0, metavar="N", dest="runs",
+    p.add_argument("--executions", type=count(0, MOST_COUNT), default=0, metavar="N", dest="runs",
                    help="stop after N executions (libFuzzer -runs, Go -fuzztime=Nx), within "
                         "--minutes: with --seed, a hunt that does the same whatever the load")
     p.add_argument("--no-judge", action="store_true",
@@ -90,6 +90,7 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    check_outputs(args)
     minutes_flag("--minutes", args.minutes, most=24 * 60)
     seconds = args.minutes * 60
     count_flag("--generate", args.generate, least=0)

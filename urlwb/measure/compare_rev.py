@@ -38,7 +38,7 @@ from types import ModuleType
 import engine as new
 from urlwb import corpus_store
 from urlwb import progress as saying
-from urlwb.cliutil import add_seed
+from urlwb.cliutil import MOST_COUNT, add_seed, count
 from urlwb.differential import generate
 from urlwb.errors import UsageError
 
@@ -191,10 +191,10 @@ def compare(old: ModuleType, new: ModuleType, *, inputs: int, seed: int,
 
 def add_arguments(parser) -> None:
     parser.add_argument("revision", metavar="REV", help="a git revision (a commit, tag, HEAD~3, ...)")
-    parser.add_argument("--inputs", type=int, default=20000, metavar="N",
+    parser.add_argument("--inputs", type=count(0, MOST_COUNT), default=20000, metavar="N",
                         help="random mutations beyond the WPT inputs (default 20000)")
     add_seed(parser, "the mutations")
-    parser.add_argument("--show", type=int, default=5, metavar="K",
+    parser.add_argument("--show", type=count(0, MOST_COUNT), default=5, metavar="K",
                         help="differences shown per kind of answer (default 5)")
 
 

@@ -52,7 +52,7 @@ import time
 import tomllib
 
 from urlwb import children, corpus_store, progress
-from urlwb.cliutil import add_jobs, add_out, add_seconds, add_seed, alias
+from urlwb.cliutil import MOST_COUNT, Number, add_jobs, check_outputs, count, add_out, add_seconds, add_seed, alias
 from urlwb.errors import Incomplete, UsageError
 from urlwb.mutation.killsuite import UNIT_TESTS
 
@@ -621,7 +621,7 @@ def collect(session: Session, equivalents: dict[Key, str],
 # -- the subcommand -------------------------------------------------------------------------------
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--sample", type=int, default=300, metavar="N",
+    parser.add_argument("--sample", type=count(0, MOST_COUNT), default=300, metavar="N",
                         help="how many mutants, a seeded sample across all engine modules (default 300)")
     add_seed(parser, "the sample")
     add_jobs(parser, "workers, each judging mutants with a kill suite of its own", default=2,
@@ -630,7 +630,7 @@ def add_arguments(parser) -> None:
                         help="judge the sample again even if the session has results")
     parser.add_argument("--report-only", action="store_true",
                         help="only write the report of the session as it is")
-    parser.add_argument("--timeout-factor", type=float, default=10.0, metavar="F",
+    parser.add_argument("--timeout-factor", type=Number(float, 0, 1000), default=10.0, metavar="F",
                         help="a check may take F times its time on the unmutated engine (default 10)")
     add_seconds(parser, "a check's least timeout, beside --timeout-factor", 20.0,
                 name="--min-timeout-seconds", dest="min_timeout")
@@ -641,6 +641,7 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from urlwb.mutation import report as mutants_report
 
+    check_outputs(args)
     if args.sample < 1 or args.jobs < 1 or args.timeout_factor <= 0 or args.min_timeout <= 0:
         raise UsageError("--sample, --jobs, --timeout-factor and --min-timeout must be positive")
     try:

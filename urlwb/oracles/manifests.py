@@ -163,6 +163,10 @@ class Folder:
     apt_for: dict[str, str] = dataclasses.field(default_factory=dict)
 
 
+#: the longest deadline an oracle may declare: an hour (``inf`` would overflow every clock)
+MOST_SECONDS = 3600.0
+
+
 def _fields(table: dict, where: str, base: Spec) -> Spec:
     """The per-oracle fields of ``table`` over ``base``, each type-checked."""
     unknown = set(table) - _ORACLE_KEYS
@@ -170,17 +174,18 @@ def _fields(table: dict, where: str, base: Spec) -> Spec:
         raise ManifestError(f"{where}: unknown field {sorted(unknown)[0]!r}")
     spec = dataclasses.replace(base)
 
-    def number(key, kind, low):
+    def number(key, kind, low, high):
         v = table.get(key, getattr(base, key))
-        if isinstance(v, bool) or not isinstance(v, (int, float) if kind is float else int) or not v >= low:
-            raise ManifestError(f"{where}: {key} must be a number of at least {low}")
+        if (isinstance(v, bool) or not isinstance(v, (int, float) if kind is float else int)
+                or not low <= v <= high):   # nan fails both; inf fails the bound (a deadline past any clock)
+            raise ManifestError(f"{where}: {key} must be a number from {low:g} to {high:g}, not {v!r:.40}")
         return kind(v)
 
-    spec.deadline = number("deadline", float, 0.001)
-    spec.start_deadline = number("start_deadline", float, 0.001)
-    spec.max_input = number("max_input", int, 1)
-    spec.window = number("window", int, 1)
-    spec.max_restarts = number("max_restarts", int, 0)
+    spec.deadline = number("deadline", float, 0.001, MOST_SECONDS)
+    spec.start_deadline = number("start_deadline", float, 0.001, MOST_SECONDS)
+    spec.max_input = number("max_input", int, 1, 10**9)
+    spec.window = number("window", int, 1, 10**6)
+    spec.max_restarts = number("max_restarts", int, 0, 10**6)
     for key in ("family", "kind", "language"):
         if key in table:
             if not isinstance(table[key], str):

@@ -33,10 +33,13 @@ out-of-memory error); the restart gives the next child a fresh budget.
 from __future__ import annotations
 
 import collections
+import fcntl
 import json
 import os
 import queue
+import struct
 import subprocess
+import termios
 import threading
 import time
 from collections import Counter, OrderedDict
@@ -109,6 +112,8 @@ class _Child:
             raise Unavailable(f"{spec.command[0]} cannot start confined ({exc})") from None
         self.inbox = inbox
         self.requests: queue.SimpleQueue = queue.SimpleQueue()
+        #: bytes of requests written to its standard input
+        self.sent = 0
         self.stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
         self.killed = False
         for target, name in ((self._write, "writer"), (self._read, "reader"), (self._drain, "stderr")):
@@ -122,6 +127,7 @@ class _Child:
                 if line is None:
                     break
                 out.write(line)
+                self.sent += len(line)
         except (OSError, ValueError):  # the child is gone: its reader reports that
             pass
         finally:
@@ -165,6 +171,18 @@ class _Child:
 
     def send(self, line: bytes) -> None:
         self.requests.put(line)
+
+    def read_nothing(self) -> bool:
+        """Whether the (dead) child read not one byte of its requests: all it was sent is still
+        in its standard input's pipe (FIONREAD, read from the write end, which the supervisor
+        holds). A child that dies so (an adapter that runs out of memory at its start) did not
+        die of an input. False when that cannot be told (the pipe already closed)."""
+        sent = self.sent
+        try:
+            unread = struct.unpack("i", fcntl.ioctl(self.proc.stdin.fileno(), termios.FIONREAD, b"\0" * 4))[0]
+        except (OSError, ValueError):
+            return False
+        return unread >= sent
 
     def last_words(self) -> str:
         """Exit status and the last line of standard error, for a crash record; first the cap it
@@ -227,6 +245,9 @@ class Supervised:
         self.restarts = 0
         self.given_up: str | None = None
         self.closed = False
+        #: ``time.monotonic()`` after which a run asks nothing more: what is left comes back not
+        #: applicable (a diff's --minutes, a campaign round's end), however the child behaves
+        self.stop_at: float | None = None
         #: answered, rejected, not applicable, crashed, hung (per request)
         self.counts: Counter = Counter()
         #: one line per thing that went wrong: restarts, bad lines, what no input could be blamed for
@@ -418,6 +439,10 @@ class _Batch:
 
     def hung(self, rid: int) -> None:
         """The oldest request in flight passed its deadline."""
+        if self.sup.child.read_nothing():   # busy since its start (or stuck): no input's hang
+            self.requeue_inflight()
+            self.sup._restart(f"no answer within {self.sup.spec.deadline:g} s, and not one request read")
+            return
         p = self.inflight.pop(rid)
         reason = f"no answer within {self.sup.spec.deadline:g} s"
         self.settle(p.index, hang_record(f"hung: {reason}"))
@@ -428,7 +453,12 @@ class _Batch:
     def died(self) -> None:
         """The child's output ended."""
         sup = self.sup
-        if self.alone and self.inflight:  # one request in flight: the culprit
+        if self.inflight and sup.child.read_nothing():   # not an input's doing: none is blamed
+            words = sup.child.last_words()
+            self.requeue_inflight()
+            sup._restart(f"died before reading any input ({words}); {len(self.suspects) + len(self.todo)} "
+                         "requests sent again")
+        elif self.alone and self.inflight:  # one request in flight: the culprit
             words = sup.child.last_words()
             p = self.inflight.popitem()[1]
             self.settle(p.index, crash_record(f"crashed: {words}"))
@@ -466,7 +496,7 @@ class _Batch:
     def run(self) -> list:
         sup = self.sup
         while self.todo or self.inflight or self.suspects:
-            if sup.given_up or sup.closed:
+            if sup.given_up or sup.closed or (sup.stop_at is not None and time.monotonic() > sup.stop_at):
                 for i in [*self.todo, *(p.index for p in self.inflight.values()), *self.suspects]:
                     self.settle(i, NOT_APPLICABLE)
                 break
@@ -477,9 +507,12 @@ class _Batch:
             if first != self.oldest_key:
                 self.oldest_key, self.oldest_clock = first, now
             try:
-                who, what, lines, why = sup.inbox.get(
-                    timeout=max(0.0, self.oldest_clock + sup.spec.deadline - time.monotonic()))
+                wait = self.oldest_clock + sup.spec.deadline - time.monotonic()
+                stop = None if sup.stop_at is None else sup.stop_at - time.monotonic()
+                who, what, lines, why = sup.inbox.get(timeout=max(0.0, wait if stop is None else min(wait, stop)))
             except queue.Empty:
+                if stop is not None and stop < wait:
+                    continue   # the run's end, not the request's deadline: the loop settles the rest
                 self.hung(first)
                 continue
             if who is not sup.child:

@@ -19,7 +19,7 @@ import shlex
 import sys
 
 from urlwb import exitcodes, oracles, progress
-from urlwb.cliutil import DEPRECATED, add_oracle, add_out, add_parsers, add_seed, count_flag
+from urlwb.cliutil import DEPRECATED, MOST_COUNT, check_outputs, count, add_oracle, add_out, add_parsers, add_seed, count_flag
 from urlwb.errors import UsageError
 from urlwb.reach import golang, inputs, jvm, node, python, report, ruby
 from urlwb.reach.targets import TARGETS, UNMEASURED
@@ -34,9 +34,9 @@ def add_arguments(p) -> None:
     p.add_argument("--corpus", action="append", default=[], type=pathlib.Path, metavar="DIR",
                    help="a folder of inputs, one a file, in the differential corpus's format")
     p.add_argument("--wpt", action="store_true", help="every WPT input (generate.wpt_cases())")
-    p.add_argument("--generate", type=int, default=None, metavar="N", help="N generated inputs")
+    p.add_argument("--generate", type=count(0, MOST_COUNT), default=None, metavar="N", help="N generated inputs")
     add_seed(p, "--generate")
-    p.add_argument("--top", type=int, default=20, help="functions listed per parser (default 20)")
+    p.add_argument("--top", type=count(0, MOST_COUNT), default=20, help="functions listed per parser (default 20)")
     add_out(p, "the report folder", DEFAULT_OUT)
     add_oracle(p, "NAME=py:package.module:function is measured by coverage.py")
 
@@ -81,6 +81,7 @@ def _flag(spec) -> str:
 
 
 def run(args) -> int:
+    check_outputs(args)
     count_flag("--top", args.top)
     if args.words:
         print("urlwb reach: " + DEPRECATED.format(old="PARSER words", new="--parsers"), file=sys.stderr)

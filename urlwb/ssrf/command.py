@@ -40,7 +40,7 @@ from urlwb import children, corpus_store, exitcodes, oracles, progress, report_f
 from urlwb.oracles import manifests
 from urlwb.oracles.versions import installs, registries
 from urlwb.oracles.versions.catalog import VALIDATORS
-from urlwb.cliutil import add_minutes, add_oracle, add_out, add_parsers, add_seed, alias, count_flag, minutes_flag, seconds_flag
+from urlwb.cliutil import add_minutes, check_outputs, count, seconds, add_oracle, add_out, add_parsers, add_seed, alias, count_flag, minutes_flag, seconds_flag
 from urlwb.errors import Incomplete, UsageError
 from urlwb.findings import record
 from urlwb.ssrf import catalog, fetchers, hunt, inputs, install, policy, regress, report
@@ -69,8 +69,8 @@ def add_arguments(p) -> None:
     add_seed(p, "the random phase and of the spellings' mixed radices")
     add_out(p, "the report folder", DEFAULT_OUT)
     p.add_argument("--no-file", action="store_true", help="file no regress entries")
-    p.add_argument("--batch", type=int, default=hunt.BATCH, help="inputs per batch (default %(default)s)")
-    p.add_argument("--guided-seconds", type=float, default=20.0, metavar="S",
+    p.add_argument("--batch", type=count(1, hunt.MOST_BATCH), default=hunt.BATCH, help="inputs per batch (default %(default)s)")
+    p.add_argument("--guided-seconds", type=seconds(), default=20.0, metavar="S",
                    help="seconds of coverage-guided search per Python validator (atheris) and npm validator (V8 block coverage, guided.mjs), before the random phase; "
                         "0: none (default %(default)s)")
     p.add_argument("--inputs", type=pathlib.Path, default=None, metavar="FILE",
@@ -121,6 +121,7 @@ def _version_key(base: str, v: str):
 
 
 def run(args) -> int:
+    check_outputs(args)
     installs.from_args(args)
     minutes_flag("--minutes", args.minutes)
     count_flag("--batch", args.batch)

@@ -34,11 +34,12 @@ def file(validator: str, base: str | None, version: str, witness: str, fetchers:
     """File one bypass; its path, or None when it is filed already."""
     name = entry_name(validator, version, witness)
     path = folder() / name
-    if path.exists() and corpus_store.sidecar_path(path).exists():
-        return None
-    meta = record(validator, base, version, witness, fetchers, categories)
-    corpus_store.atomic_write(path, witness.encode("utf-8", "surrogatepass"))
-    corpus_store.write_sidecar(path, meta)
+    with corpus_store.filing():
+        if path.exists() and corpus_store.sidecar_path(path).exists():
+            return None
+        meta = record(validator, base, version, witness, fetchers, categories)
+        corpus_store.atomic_write(path, witness.encode("utf-8", "surrogatepass"))
+        corpus_store.write_sidecar(path, meta)
     return path
 
 

@@ -101,10 +101,14 @@ def run(args) -> int:
     except oracles.manifests.ManifestError as exc:
         raise UsageError(str(exc)) from None
     target = targets.resolve(args.parser, args.instrument)
+    # its oracle's start and the runner's preparation (a build, a JVM) say so at once: on a
+    # loaded machine they took ten seconds before the fuzzing's first line (issue 39)
     args.against = _against(target, args.against)
-    args.version = _require_oracle(target.name)
-    runner = runners.runner_for(target, args.oracle if flagged else [])
-    runner.prepare()
+    with progress.heartbeat(f"urlwb hunt: preparing {target.name} (its oracle and its runner)",
+                            after=progress.EVERY):
+        args.version = _require_oracle(target.name)
+        runner = runners.runner_for(target, args.oracle if flagged else [])
+        runner.prepare()
     if args.bench:
         return _bench(args, target, seconds)
     summary = hunt(args, target, runner, seconds)

@@ -49,7 +49,7 @@ NAME = re.compile(r"[a-z0-9][a-z0-9_.-]*\Z")
 _FOLDER_KEYS = {"language", "requires", "apt", "apt_for", "probe", "build", "family", "oracle"}
 _ORACLE_KEYS = {"name", "command", "family", "kind", "deadline", "start_deadline", "max_input",
                 "window", "max_restarts", "quirks", "needs", "env", "language", "requires", "probe",
-                "loopback"}
+                "loopback", "deviations"}
 #: seconds a readiness probe may take (a JVM or a compiler's preprocessor is the slow case)
 PROBE_TIMEOUT = 20.0
 
@@ -114,6 +114,11 @@ class Spec:
     #: a shipped one that only ``make oracles`` makes ready: it needs what its folder's ``build``
     #: makes, a probe of what its ``apt`` installs, or a command its ``apt`` brings
     made_by_oracles: bool = False
+    #: its known deviations, as its card lists them: (``when``, ``reason`` or None), ``when``
+    #: naming a predicate of :mod:`urlwb.oracles.deviations` or ``py:package.module:function``
+    deviations: tuple[tuple[str, str | None], ...] = ()
+    #: an in-process parser (``in_process.toml``): ``module:Factory`` under ``urlwb.oracles``
+    adapter: str | None = None
 
     @property
     def skip(self) -> str | None:
@@ -206,7 +211,21 @@ def _fields(table: dict, where: str, base: Spec) -> Spec:
     if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
         raise ManifestError(f"{where}: env must be a table of strings")
     spec.env = {**base.env, **env}
+    if "deviations" in table:
+        spec.deviations = _deviations(table["deviations"], where)
     return spec
+
+
+def _deviations(value, where: str) -> tuple[tuple[str, str | None], ...]:
+    """A card's ``deviations``: a list of tables ``{when = NAME, reason = TEXT}`` (``reason``
+    optional where the predicate has its own, urlwb.oracles.deviations.REASONS)."""
+    out = []
+    for n, d in enumerate(value if isinstance(value, list) else [None]):
+        if not isinstance(d, dict) or not isinstance(d.get("when"), str) or not d["when"] or \
+                not isinstance(d.get("reason", ""), str) or set(d) - {"when", "reason"}:
+            raise ManifestError(f"{where}: deviations[{n}] must be a table {{when = NAME, reason = TEXT}}")
+        out.append((d["when"], d.get("reason")))
+    return tuple(out)
 
 
 def _command(value, where: str, cwd: pathlib.Path) -> list[str]:
@@ -315,6 +334,33 @@ def read_folder(manifest: pathlib.Path) -> Folder:
         msg = str(exc) if isinstance(exc, ManifestError) else f"{where}: {exc}"
         return Folder(folder, "?", [], [], None, [], error=msg)
     return Folder(folder, language, requires, apt, build, specs, apt_for=dict(apt_for))
+
+
+#: the cards of the parsers that run in the workbench's own process
+IN_PROCESS = ROOT / "in_process.toml"
+
+
+def read_in_process(path: pathlib.Path = IN_PROCESS) -> list[Spec]:
+    """The in-process parsers' cards: each ``[[oracle]]`` with an ``adapter`` (``module:Factory``
+    under ``urlwb.oracles``) where a program's card has its ``command``. ManifestError (one line)
+    for a card that cannot be read: these are the workbench's own."""
+    where = path.name
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ManifestError(f"{where}: {exc}") from None
+    specs = []
+    for n, table in enumerate(data.get("oracle", []), 1):
+        name, adapter = table.get("name"), table.get("adapter")
+        if not isinstance(name, str) or not NAME.match(name):
+            raise ManifestError(f"{where} oracle {n}: name must match {NAME.pattern[:-2]}")
+        if not isinstance(adapter, str) or adapter.count(":") != 1:
+            raise ManifestError(f"{where} {name}: adapter must be module:Factory")
+        rest = {k: v for k, v in table.items() if k not in ("name", "adapter")}
+        spec = _fields(rest, f"{where} {name}", Spec(name=name, command=[], cwd=ROOT, source="in-process"))
+        spec.adapter = adapter
+        specs.append(spec)
+    return specs
 
 
 def discover(root: pathlib.Path = ROOT) -> list[Folder]:

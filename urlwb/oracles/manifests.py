@@ -5,7 +5,9 @@ Protocol and manifest format: ``docs/oracle-protocol.md``. This module only read
 declarations into :class:`Spec` records and says why one cannot run (a command not on PATH, a
 build output missing); starting and feeding them is :mod:`urlwb.oracles.supervisor`'s job. It
 imports nothing else of the workbench (but :mod:`urlwb.children`, which imports none, for its
-probes), so that ``urlwb.oracles`` can read the manifests when it is imported.
+probes, and :mod:`urlwb.oracles.cards`, the card schema every ``[[oracle]]`` table and user's entry
+is held to before its fields are read), so that ``urlwb.oracles`` can read the manifests when it
+is imported.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import sys
 import tomllib
 
 from urlwb import children
+from urlwb.oracles import cards
 
 ROOT = pathlib.Path(__file__).resolve().parent
 #: the shipped SSRF validators' folders (``urlwb/ssrf/validators/<folder>/oracles.toml``, kind
@@ -47,9 +50,6 @@ NEW_MACHINE_HAS = frozenset({"python3", "go", "cargo", "java", "javac", "mvn", "
 NAME = re.compile(r"[a-z0-9][a-z0-9_.-]*\Z")
 
 _FOLDER_KEYS = {"language", "requires", "apt", "apt_for", "probe", "build", "family", "oracle"}
-_ORACLE_KEYS = {"name", "command", "family", "kind", "deadline", "start_deadline", "max_input",
-                "window", "max_restarts", "quirks", "needs", "env", "language", "requires", "probe",
-                "loopback", "deviations"}
 #: seconds a readiness probe may take (a JVM or a compiler's preprocessor is the slow case)
 PROBE_TIMEOUT = 20.0
 
@@ -168,64 +168,36 @@ class Folder:
     apt_for: dict[str, str] = dataclasses.field(default_factory=dict)
 
 
+def _card(table: dict, where: str) -> dict:
+    """``table`` held to the card schema (:mod:`urlwb.oracles.cards`): ManifestError, one line
+    naming the key, when it does not fit."""
+    try:
+        return cards.check(table, where)
+    except cards.CardError as exc:
+        raise ManifestError(str(exc)) from None
+
+
 def _fields(table: dict, where: str, base: Spec) -> Spec:
-    """The per-oracle fields of ``table`` over ``base``, each type-checked."""
-    unknown = set(table) - _ORACLE_KEYS
-    if unknown:
-        raise ManifestError(f"{where}: unknown field {sorted(unknown)[0]!r}")
+    """The per-oracle fields of ``table`` (a card, already held to the schema) over ``base``."""
     spec = dataclasses.replace(base)
-
-    def number(key, kind, low):
-        v = table.get(key, getattr(base, key))
-        if isinstance(v, bool) or not isinstance(v, (int, float) if kind is float else int) or not v >= low:
-            raise ManifestError(f"{where}: {key} must be a number of at least {low}")
-        return kind(v)
-
-    spec.deadline = number("deadline", float, 0.001)
-    spec.start_deadline = number("start_deadline", float, 0.001)
-    spec.max_input = number("max_input", int, 1)
-    spec.window = number("window", int, 1)
-    spec.max_restarts = number("max_restarts", int, 0)
+    for key, kind in (("deadline", float), ("start_deadline", float), ("max_input", int), ("window", int),
+                      ("max_restarts", int)):
+        if key in table:
+            setattr(spec, key, kind(table[key]))
     for key in ("family", "kind", "language"):
         if key in table:
-            if not isinstance(table[key], str):
-                raise ManifestError(f"{where}: {key} must be a string")
             setattr(spec, key, table[key])
+    # a folder's own family (its default) is not a card's: checked here
     if spec.family not in ("whatwg", "other"):
         raise ManifestError(f"{where}: family must be \"whatwg\" or \"other\", not {spec.family!r}")
-    if spec.kind not in ("url", "host", "validator", "client"):
-        raise ManifestError(f"{where}: kind must be \"url\", \"host\", \"validator\" or \"client\", not {spec.kind!r}")
-    for key in ("quirks", "needs", "requires"):
-        v = table.get(key, [])
-        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-            raise ManifestError(f"{where}: {key} must be a list of strings")
     spec.quirks = tuple(table.get("quirks", base.quirks))
-    if "loopback" in table:
-        if not isinstance(table["loopback"], bool):
-            raise ManifestError(f"{where}: loopback must be true or false")
-        spec.loopback = table["loopback"]
+    spec.loopback = table.get("loopback", base.loopback)
     if "probe" in table:
         spec.probe = (*base.probe, _probe(table["probe"], where))
     spec.requires = (*base.requires, *table.get("requires", []))
-    env = table.get("env", {})
-    if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
-        raise ManifestError(f"{where}: env must be a table of strings")
-    spec.env = {**base.env, **env}
-    if "deviations" in table:
-        spec.deviations = _deviations(table["deviations"], where)
+    spec.env = {**base.env, **table.get("env", {})}
+    spec.deviations = tuple((d["when"], d.get("reason")) for d in table.get("deviations", ()))
     return spec
-
-
-def _deviations(value, where: str) -> tuple[tuple[str, str | None], ...]:
-    """A card's ``deviations``: a list of tables ``{when = NAME, reason = TEXT}`` (``reason``
-    optional where the predicate has its own, urlwb.oracles.deviations.REASONS)."""
-    out = []
-    for n, d in enumerate(value if isinstance(value, list) else [None]):
-        if not isinstance(d, dict) or not isinstance(d.get("when"), str) or not d["when"] or \
-                not isinstance(d.get("reason", ""), str) or set(d) - {"when", "reason"}:
-            raise ManifestError(f"{where}: deviations[{n}] must be a table {{when = NAME, reason = TEXT}}")
-        out.append((d["when"], d.get("reason")))
-    return tuple(out)
 
 
 def _command(value, where: str, cwd: pathlib.Path) -> list[str]:
@@ -236,8 +208,8 @@ def _command(value, where: str, cwd: pathlib.Path) -> list[str]:
             value = shlex.split(value)
         except ValueError as exc:
             raise ManifestError(f"{where}: command: {exc}") from None
-    if not isinstance(value, list) or not value or not all(isinstance(x, str) and x for x in value):
-        raise ManifestError(f"{where}: command must be a non-empty list of strings")
+    if not value:
+        raise ManifestError(f"{where}: command must be a non-empty list of strings, or one shell-quoted string")
     cmd = [a.replace("{python}", sys.executable) for a in value]
     if "/" in cmd[0] and not os.path.isabs(cmd[0]):
         cmd[0] = str(cwd / cmd[0])
@@ -312,10 +284,8 @@ def read_folder(manifest: pathlib.Path) -> Folder:
                     apt=packages)
         specs = []
         for n, table in enumerate(tables, 1):
-            w = f"{where} oracle {n}"
-            name = table.get("name")
-            if not isinstance(name, str) or not NAME.match(name):
-                raise ManifestError(f"{w}: name must match {NAME.pattern[:-2]}")
+            name = table.get("name") if isinstance(table, dict) else None
+            _card(table, f"{where} {name}" if isinstance(name, str) and NAME.match(name) else f"{where} oracle {n}")
             spec = _fields({k: v for k, v in table.items() if k not in ("name", "command")}, f"{where} {name}", base)
             spec.name = name
             spec.command = _command(table.get("command"), f"{where} {name}", folder)
@@ -352,10 +322,9 @@ def read_in_process(path: pathlib.Path = IN_PROCESS) -> list[Spec]:
     specs = []
     for n, table in enumerate(data.get("oracle", []), 1):
         name, adapter = table.get("name"), table.get("adapter")
-        if not isinstance(name, str) or not NAME.match(name):
-            raise ManifestError(f"{where} oracle {n}: name must match {NAME.pattern[:-2]}")
-        if not isinstance(adapter, str) or adapter.count(":") != 1:
-            raise ManifestError(f"{where} {name}: adapter must be module:Factory")
+        _card(table, f"{where} {name}" if isinstance(name, str) and NAME.match(name) else f"{where} oracle {n}")
+        if adapter is None:
+            raise ManifestError(f"{where} {name}: an in-process card has an adapter (module:Factory), not a command")
         rest = {k: v for k, v in table.items() if k not in ("name", "adapter")}
         spec = _fields(rest, f"{where} {name}", Spec(name=name, command=[], cwd=ROOT, source="in-process"))
         spec.adapter = adapter
@@ -378,6 +347,10 @@ def user_spec(name: str, value, source: str, cwd: pathlib.Path | None = None) ->
     if not NAME.match(name):
         raise ManifestError(f"{where}: a name is lowercase letters, digits and . _ - (e.g. mine)")
     base = Spec(name=name, command=[], cwd=cwd, source=source)
+    _card({"name": name, **value} if isinstance(value, dict) else {"name": name, "command": value}, where)
+    if isinstance(value, dict) and "adapter" in value:
+        raise ManifestError(f"{where}: adapter is for the workbench's in-process parsers; "
+                            "yours is command = \"py:package.module:function\"")
     table = {}
     if isinstance(value, dict):
         table = dict(value)

@@ -94,13 +94,13 @@ def run(args) -> int:
     count_flag("--executions", args.runs, least=0)
     seconds_flag("--every-seconds", args.every)
     try:
-        flagged = oracles.configure(args.oracle, config=False)
+        flagged = oracles.configure(args.oracle)   # urlwb.toml's parsers too: a card's [hunt] guides
     except oracles.manifests.ManifestError as exc:
         raise UsageError(str(exc)) from None
     target = targets.resolve(args.parser, args.instrument)
     args.against = _against(target, args.against)
     args.version = _require_oracle(target.name)
-    runner = runners.runner_for(target, args.oracle if flagged else [])
+    runner = runners.runner_for(target, (args.oracle if flagged else []) + _declared(target.name))
     runner.prepare()
     if args.bench:
         return _bench(args, target, seconds)
@@ -114,6 +114,15 @@ def run(args) -> int:
     print(f"report: {write_findings(out, records)}")
     report_formats.emit(args, lambda: records, "hunt", out)
     return 0
+
+
+def _declared(name: str) -> list[str]:
+    """The ``--oracle`` flag that declares ``name`` in the fuzzing child when urlwb.toml declared
+    it (a ``py:`` adapter: the child reads no config), else none."""
+    spec = oracles.REGISTRY[name].spec if name in oracles.REGISTRY else None
+    if spec is not None and spec.source == "config" and spec.callable:
+        return [f"{name}=py:{spec.callable}"]
+    return []
 
 
 def _against(target: targets.Target, ref: str | None) -> str | None:

@@ -119,6 +119,12 @@ class Spec:
     deviations: tuple[tuple[str, str | None], ...] = ()
     #: an in-process parser (``in_process.toml``): ``module:Factory`` under ``urlwb.oracles``
     adapter: str | None = None
+    #: what ``urlwb reach`` measures of it (``tool``, ``code``, ``jars``, ``note``) or why it does not
+    #: (``unmeasured``): urlwb.reach.targets
+    reach: dict | None = None
+    #: what guides ``urlwb hunt`` in it (``language``, ``instrument``, ``harness``) or why nothing
+    #: can (``unguided``): urlwb.hunt.targets
+    hunt: dict | None = None
 
     @property
     def skip(self) -> str | None:
@@ -197,6 +203,7 @@ def _fields(table: dict, where: str, base: Spec) -> Spec:
     spec.requires = (*base.requires, *table.get("requires", []))
     spec.env = {**base.env, **table.get("env", {})}
     spec.deviations = tuple((d["when"], d.get("reason")) for d in table.get("deviations", ()))
+    spec.reach, spec.hunt = table.get("reach", base.reach), table.get("hunt", base.hunt)
     return spec
 
 

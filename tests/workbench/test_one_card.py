@@ -1,7 +1,8 @@
 """Adding a parser is one card and its adapter: a planted parser declared by one
 ``[tool.urlwb.oracles.planted]`` card in a temporary folder's ``urlwb.toml`` gets ``diff`` (its
 card's known deviation tagged), ``verdict``, ``reach`` (the card's modules measured, not the
-adapter) and ``hunt`` (the card's modules instrumented) with no list of the workbench's naming it."""
+adapter), ``hunt`` (the card's modules instrumented) and ``list --drafts`` (the card's reproducer
+template) with no list of the workbench's naming it."""
 
 from __future__ import annotations
 
@@ -58,6 +59,15 @@ CARD = '''
 [tool.urlwb.oracles.planted]
 command = "py:planted_adapter:parse"
 family = "other"
+spec = "whatwg"
+docs = "https://example.org/planted_lib"
+
+[tool.urlwb.oracles.planted.reproducer]
+template = "python"
+import = "import planted_lib"
+parse = "planted_lib.split({input})"
+show = ["u"]
+needs = "planted_lib.py beside it"
 
 [tool.urlwb.oracles.planted.reach]
 tool = "python"
@@ -91,6 +101,18 @@ def test_diff_tags_the_cards_known_deviation(folder):
     r = urlwb(folder, "diff", "--parsers", "engine,planted", "https://xn--/", "http://a/b?q")
     assert r.returncode in (0, 1), r.stdout[-2000:] + r.stderr[-2000:]
     assert "planted_lib rejects an xn-- label (its documented limit)" in r.stdout, r.stdout[-3000:]
+
+
+def test_list_drafts_writes_the_reproducer_its_card_names(folder):
+    r = urlwb(folder, "diff", "--parsers", "engine,planted", "http://a\\b/")
+    assert "1 bugs" in r.stdout, r.stdout[-2000:] + r.stderr[-2000:]
+    r = urlwb(folder, "list", "--from", "reports/diff", "--parser", "planted", "--drafts", "drafts")
+    assert r.returncode == 0 and "drafts: 1 in drafts" in r.stdout, r.stdout[-2000:] + r.stderr[-2000:]
+    (repro,) = (folder / "drafts").glob("*/repro.py")
+    assert repro.read_text(encoding="utf-8").startswith("import planted_lib\nu = planted_lib.split('http://a\\\\b/')\n")
+    ran = subprocess.run([sys.executable, repro.name], cwd=repro.parent, capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(folder)}, timeout=60)
+    assert ran.stdout == "('http', 'a\\\\b', '/', None, None)\n", ran.stdout + ran.stderr
 
 
 def test_verdict_judges_it(folder):

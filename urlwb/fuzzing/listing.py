@@ -16,8 +16,9 @@ import pathlib
 import re
 from collections import defaultdict
 
-from urlwb import corpus_store
+from urlwb import corpus_store, oracles
 from urlwb.cliutil import add_parsers, add_targets, alias, shorten
+from urlwb.errors import UsageError
 from urlwb.findings import catalog, reproduce
 from urlwb.fuzzing.fuzz import load_stats
 from urlwb.fuzzdata import decode_text
@@ -89,6 +90,10 @@ def run(args) -> int:
             items.append(i)
     show_findings(items, args.per_group)
     if args.drafts:
+        try:   # urlwb.toml's parsers too: a card's [reproducer] writes their reproducers
+            oracles.configure()
+        except oracles.manifests.ManifestError as exc:
+            raise UsageError(str(exc)) from None
         write_drafts([i for i in items if i.record["verdict"]["kind"] == "bug"], args.drafts)
     return 0
 

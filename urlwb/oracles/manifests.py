@@ -125,6 +125,8 @@ class Spec:
     #: what guides ``urlwb hunt`` in it (``language``, ``instrument``, ``harness``) or why nothing
     #: can (``unguided``): urlwb.hunt.targets
     hunt: dict | None = None
+    #: its standalone reproducer: a template of urlwb.findings.reproduce by name and its slots
+    reproducer: dict | None = None
 
     @property
     def skip(self) -> str | None:
@@ -204,6 +206,7 @@ def _fields(table: dict, where: str, base: Spec) -> Spec:
     spec.env = {**base.env, **table.get("env", {})}
     spec.deviations = tuple((d["when"], d.get("reason")) for d in table.get("deviations", ()))
     spec.reach, spec.hunt = table.get("reach", base.reach), table.get("hunt", base.hunt)
+    spec.reproducer = table.get("reproducer", base.reproducer)
     return spec
 
 

@@ -24,45 +24,6 @@ import re
 
 from urlwb import oracles
 
-#: where each shipped parser's maintainers take reports (read from each project's own pages)
-TRACKERS = dict(line.split(None, 1) for line in """
-okhttp                      https://github.com/square/okhttp/issues
-node                        https://github.com/nodejs/node/issues
-node-legacy-url             https://github.com/nodejs/node/issues
-whatwg-url                  https://github.com/jsdom/whatwg-url/issues
-url-parse                   https://github.com/unshiftio/url-parse/issues
-rust-url                    https://github.com/servo/rust-url/issues
-ada_url                     https://github.com/ada-url/ada/issues
-upa_url                     https://github.com/upa-url/upa/issues
-pywhatwgurl                 https://pypi.org/project/pywhatwgurl/
-go-net-url                  https://github.com/golang/go/issues
-dotnet-system-uri           https://github.com/dotnet/runtime/issues
-java-uri                    https://bugs.openjdk.org/
-java-url                    https://bugs.openjdk.org/
-apache-httpclient5          https://issues.apache.org/jira/projects/HTTPCORE
-spring-uricomponents        https://github.com/spring-projects/spring-framework/issues
-spring-uricomponents-whatwg https://github.com/spring-projects/spring-framework/issues
-urllib                      https://github.com/python/cpython/issues
-rfc3986                     https://github.com/python-hyper/rfc3986/issues
-yarl                        https://github.com/aio-libs/yarl/issues
-urllib3                     https://github.com/urllib3/urllib3/issues
-hyperlink                   https://github.com/python-hyper/hyperlink/issues
-httptools                   https://github.com/MagicStack/httptools/issues
-libcurl                     https://github.com/curl/curl/issues
-ruby-uri-rfc3986            https://github.com/ruby/uri/issues
-ruby-uri-rfc2396            https://github.com/ruby/uri/issues
-php-parse-url               https://github.com/php/php-src/issues
-perl-uri                    https://github.com/libwww-perl/URI/issues
-chromium                    https://issues.chromium.org/
-firefox                     https://bugzilla.mozilla.org/
-engine                      (url-workbench's own engine)
-validators                  https://github.com/python-validators/validators/issues
-ip                          https://github.com/indutny/node-ip/issues
-private-ip                  https://github.com/frenchbread/private-ip/issues
-is-localhost-ip             https://github.com/tinovyatkin/is-localhost-ip/issues
-""".strip().splitlines())
-
-
 def _escaped(s: str, unicode_escape, specials: dict[str, str]) -> str:
     out = []
     for c in s:
@@ -228,6 +189,12 @@ def _card(name: str):
     return entry.card if entry is not None else oracles.VALIDATOR_SPECS.get(name)
 
 
+def tracker(parser: str, unknown: str) -> str:
+    """Where ``parser``'s maintainers take reports, as its card says (``tracker``), else ``unknown``."""
+    card = _card(parser)
+    return card.tracker if card is not None and card.tracker else unknown
+
+
 def with_templates() -> list[str]:
     """Every parser and validator whose card names a reproducer template."""
     names = [*oracles.REGISTRY, *oracles.VALIDATOR_SPECS]
@@ -320,7 +287,7 @@ def draft(rec: dict, repro: Reproducer | None = None) -> str:
              f"- **Input**: `{json.dumps(rec['input'], ensure_ascii=False)}`"
              + (f", base `{json.dumps(rec['base'], ensure_ascii=False)}`" if rec.get("base") is not None else ""),
              f"- **Contract**: {spec}: {v['spec']['clause']}",
-             f"- **Tracker**: {TRACKERS.get(name, 'unknown')}", "",
+             f"- **Tracker**: {tracker(name, 'unknown')}", "",
              "## Expected", "",
              f"Per {spec} ({v['spec']['clause']})"
              + (f": `{rec['expected']}`" if rec.get("expected") else "") + ".",
@@ -336,7 +303,7 @@ def draft(rec: dict, repro: Reproducer | None = None) -> str:
         lines.append(f"Already known: {up['url']} ({up['state']}"
                      + (f", fixed in {up['fixed_in']}" if up.get("fixed_in") else "") + "): this draft is not to be filed again.")
     else:
-        lines.append(f"No upstream report known to url-workbench (`urlwb/verdicts/upstream.toml`); search {TRACKERS.get(name, 'the tracker')} before filing.")
+        lines.append(f"No upstream report known to url-workbench (`urlwb/verdicts/upstream.toml`); search {tracker(name, 'the tracker')} before filing.")
     if rec.get("command"):
         lines += ["", f"Found with url-workbench: `{rec['command']}`."]
     return "\n".join(lines).rstrip() + "\n"

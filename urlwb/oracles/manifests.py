@@ -127,6 +127,8 @@ class Spec:
     hunt: dict | None = None
     #: its standalone reproducer: a template of urlwb.findings.reproduce by name and its slots
     reproducer: dict | None = None
+    #: where its maintainers take reports (a bug's draft names it)
+    tracker: str | None = None
 
     @property
     def skip(self) -> str | None:
@@ -207,6 +209,7 @@ def _fields(table: dict, where: str, base: Spec) -> Spec:
     spec.deviations = tuple((d["when"], d.get("reason")) for d in table.get("deviations", ()))
     spec.reach, spec.hunt = table.get("reach", base.reach), table.get("hunt", base.hunt)
     spec.reproducer = table.get("reproducer", base.reproducer)
+    spec.tracker = table.get("tracker", base.tracker)
     return spec
 
 

@@ -1,8 +1,8 @@
 """Adding a parser is one card and its adapter: a planted parser declared by one
 ``[tool.urlwb.oracles.planted]`` card in a temporary folder's ``urlwb.toml`` gets ``diff`` (its
 card's known deviation tagged), ``verdict``, ``reach`` (the card's modules measured, not the
-adapter), ``hunt`` (the card's modules instrumented) and ``list --drafts`` (the card's reproducer
-template) with no list of the workbench's naming it."""
+adapter), ``hunt`` (the card's modules instrumented), ``list --drafts`` (the card's reproducer
+template) and ``export tests`` (the card's suite template) with no list of the workbench's naming it."""
 
 from __future__ import annotations
 
@@ -69,6 +69,13 @@ parse = "planted_lib.split({input})"
 show = ["u"]
 needs = "planted_lib.py beside it"
 
+[tool.urlwb.oracles.planted.export]
+lang = "python"
+template = "py-adapter"
+package = "planted_adapter:parse"
+rejects = "planted_lib.split raises ValueError"
+takes_base = false
+
 [tool.urlwb.oracles.planted.reach]
 tool = "python"
 code = ["planted_lib"]
@@ -113,6 +120,19 @@ def test_list_drafts_writes_the_reproducer_its_card_names(folder):
     ran = subprocess.run([sys.executable, repro.name], cwd=repro.parent, capture_output=True, text=True,
                          env={**os.environ, "PYTHONPATH": str(folder)}, timeout=60)
     assert ran.stdout == "('http', 'a\\\\b', '/', None, None)\n", ran.stdout + ran.stderr
+
+
+def test_export_tests_writes_a_suite_that_fails_on_the_bug(folder):
+    r = urlwb(folder, "diff", "--parsers", "engine,planted", "http://a\\b/")
+    assert "1 bugs" in r.stdout, r.stdout[-2000:] + r.stderr[-2000:]
+    r = urlwb(folder, "export", "tests", "planted", "--lang", "python", "--findings", "reports/diff",
+              "--no-corpus", "--out", "suite")
+    assert r.returncode == 0 and "wrote 1 test for planted (python)" in r.stdout, r.stdout[-2000:] + r.stderr[-2000:]
+    ran = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_planted_findings.py"],
+                         cwd=folder / "suite", capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(folder)})
+    # the suite asserts the Standard's reading (the card's spec), which planted_lib misses
+    assert "1 failed" in ran.stdout and "{'host': 'a'," in ran.stdout, ran.stdout[-2000:]
 
 
 def test_verdict_judges_it(folder):

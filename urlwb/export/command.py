@@ -19,9 +19,10 @@ from __future__ import annotations
 import pathlib
 import sys
 
-from urlwb import progress
+from urlwb import oracles, progress
 from urlwb.cliutil import add_out
 from urlwb.errors import UsageError
+from urlwb.export import api as exported
 from urlwb.export import cases as casing
 
 LANGS = ("go", "java", "python", "js")
@@ -59,16 +60,25 @@ def run(args) -> int:
     if "@" in parser:
         raise UsageError(f"{parser}: name the parser without a version (--run VERSION runs a release)")
     module = _module(args.lang)
-    if parser not in module.APIS:
-        langs = {lang: sorted(_module(lang).APIS) for lang in LANGS}
+    try:   # urlwb.toml's parsers too: a card's [export] says which suite
+        oracles.configure()
+    except oracles.manifests.ManifestError as exc:
+        raise UsageError(str(exc)) from None
+    if (exported.card(parser) or {}).get("lang") != args.lang:
+        langs = {lang: sorted(n for n in oracles.REGISTRY if (exported.card(n) or {}).get("lang") == lang)
+                 for lang in LANGS}
         known = "; ".join(f"{lang}: {', '.join(names)}" for lang, names in langs.items())
         raise UsageError(f"{parser}: no {args.lang} suite for it (known: {known})")
+    template = exported.card(parser)["template"]
+    if template not in module.READ:
+        raise UsageError(f"{parser}: its card's export template {template!r} is none of {args.lang}'s "
+                         f"({', '.join(module.READ)})")
     for p in args.findings:
         if not p.exists():
             raise UsageError(f"--findings {p}: no such file or folder")
     found = ([] if args.no_corpus else casing.corpus_findings(parser)) + casing.file_findings(parser, args.findings)
     written, skipped = casing.cases_for(parser, found)
-    api = module.APIS[parser]
+    api = exported.api_of(parser)
     kept = []
     for c in written:
         if c.expect == "reject" and not api.can_reject:

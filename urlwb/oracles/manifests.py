@@ -129,6 +129,9 @@ class Spec:
     reproducer: dict | None = None
     #: where its maintainers take reports (a bug's draft names it)
     tracker: str | None = None
+    #: its findings as tests in its own language (``urlwb export tests``): the suite's language,
+    #: the read template by name, and what the suite must know of its API
+    export: dict | None = None
 
     @property
     def skip(self) -> str | None:
@@ -210,6 +213,7 @@ def _fields(table: dict, where: str, base: Spec) -> Spec:
     spec.reach, spec.hunt = table.get("reach", base.reach), table.get("hunt", base.hunt)
     spec.reproducer = table.get("reproducer", base.reproducer)
     spec.tracker = table.get("tracker", base.tracker)
+    spec.export = table.get("export", base.export)
     return spec
 
 

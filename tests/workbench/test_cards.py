@@ -112,3 +112,9 @@ def _write(tmp_path, lines: str) -> pathlib.Path:
     folder.mkdir(exist_ok=True)
     (folder / "oracles.toml").write_text(f"[[oracle]]\n{lines}\n", encoding="utf-8")
     return folder / "oracles.toml"
+
+
+def test_a_clients_card_names_a_parser_of_the_registry():
+    # the SSRF resolver model reads each observed client by the parser its card names
+    from urlwb.ssrf.observe import model
+    assert model.MODEL_OF and {p for p in model.MODEL_OF.values() if p} <= set(oracles.REGISTRY)

@@ -132,6 +132,9 @@ class Spec:
     #: its findings as tests in its own language (``urlwb export tests``): the suite's language,
     #: the read template by name, and what the suite must know of its API
     export: dict | None = None
+    #: a client (kind ``client``): the parser of the registry it fetches with, which the SSRF
+    #: resolver model reads it by (urlwb.ssrf.observe.model)
+    parser: str | None = None
 
     @property
     def skip(self) -> str | None:
@@ -214,6 +217,7 @@ def _fields(table: dict, where: str, base: Spec) -> Spec:
     spec.reproducer = table.get("reproducer", base.reproducer)
     spec.tracker = table.get("tracker", base.tracker)
     spec.export = table.get("export", base.export)
+    spec.parser = table.get("parser", base.parser)
     return spec
 
 

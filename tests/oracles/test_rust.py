@@ -1,6 +1,6 @@
 """The Rust adapters (``urlwb/oracles/rust``): ``rust-url`` (the url crate) and ``rust-idna``
 (the idna crate) over the oracle protocol (``docs/oracle-protocol.md``), and the known
-deviations of ``rust-url`` (``urlwb/oracles/rust/deviations.py``) held to the running crate.
+deviations of ``rust-url`` (its card in ``urlwb/oracles/rust/oracles.toml``) held to the running crate.
 
 Skipped, with the reason, when the binary is not built (``make oracles``)."""
 
@@ -10,8 +10,7 @@ import re
 
 import pytest
 
-from urlwb.oracles import to_usv
-from urlwb.oracles.rust.deviations import DEVIATIONS
+from urlwb.oracles import deviations, to_usv
 from urlwb.oracles.whatwg import EngineOracle
 
 from . import adapter_checks
@@ -94,6 +93,9 @@ def test_idna_domain_to_ascii(rust_idna, domain, ascii_form):
 
 
 # --- known deviations ----------------------------------------------------------------------------
+
+#: (parser, predicate, reason) of each deviation rust-url's card lists, in its order
+DEVIATIONS = [("rust-url", predicate, reason) for predicate, reason in deviations.of("rust-url")]
 
 #: One witness per deviation, each a WPT case (the first seen in the side-by-side run), in the
 #: order of DEVIATIONS.

@@ -45,7 +45,7 @@ def test_url_parse_port_finding_asserts_the_fixed_host_and_port():
     assert (c.input, c.expect, c.expected) == ("http://x:", "components", {"host": "x", "port": None})
     assert "CVE-2022-0686" in c.clause and "1.5.8" in c.clause
     # url-parse folds an absent port into "": the suite expects what its getter gives
-    assert api.expected(js.APIS["url-parse"], c) == {"host": "x", "port": ""}
+    assert api.expected(api.api_of("url-parse"), c) == {"host": "x", "port": ""}
 
 
 def test_urllib3_growth_finding_asserts_time_and_rejection_at_the_measured_length():
@@ -263,7 +263,7 @@ def test_every_suite_reads_its_parser_right(lang, parser, version, tool, tmp_pat
     if shutil.which(tool) is None:
         pytest.skip(f"{tool} is not installed")
     module = {"python": python, "js": js, "go": golang, "java": java}[lang]
-    api_ = module.APIS[parser]
+    api_ = api.api_of(parser)
     chosen = [ALL_EIGHT] + ([REJECTED] if api_.can_reject else []) + ([WITH_BASE] if api_.takes_base else [])
     files = module.render(parser, chosen, [], "test")
     for name, text in files.items():

@@ -38,8 +38,10 @@ def urlwb(*args, cwd=None, tmp=None, timeout=60, prefix=()) -> subprocess.Comple
 def main(capsys, monkeypatch, tmp_path):
     """``urlwb ARGS`` in this process (quicker than a child: no imports), its corpus and working
     folders in ``tmp_path``: the answer as a CompletedProcess. A traceback fails the test."""
+    from urlwb import oracles
     monkeypatch.setenv("URLWB_CORPUS", str(tmp_path / "corpus"))
     monkeypatch.setenv("URLWB_WORKDIR", str(tmp_path / "work"))
+    before = set(oracles.REGISTRY)
 
     def run(*args, cwd=None):
         if cwd is not None:
@@ -47,7 +49,9 @@ def main(capsys, monkeypatch, tmp_path):
         code = cli.main([str(a) for a in args])
         out, err = capsys.readouterr()
         return subprocess.CompletedProcess(args, code, out, err)
-    return run
+    yield run
+    for name in set(oracles.REGISTRY) - before:   # a urlwb.toml's oracles leave with the test
+        oracles.REGISTRY.pop(name, None)
 
 
 def assert_one_line(proc, *words) -> None:

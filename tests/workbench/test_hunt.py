@@ -146,9 +146,11 @@ def test_a_seed_that_crashes_the_parser_is_dropped(tmp_path, monkeypatch):
 
 def test_every_python_target_names_modules_with_source():
     from urlwb.hunt.atheris_target import module_files
-    for name, modules in targets.PYTHON.items():
-        files = module_files(list(modules))
-        assert files and all(f.endswith(".py") for f in files), name
+    python = [targets.resolve(n) for n in targets.huntable() if targets.resolve(n).language == "python"]
+    assert {t.name for t in python} >= {"urllib", "rfc3986", "yarl", "urllib3", "hyperlink"}
+    for target in python:
+        files = module_files(list(target.instrument))
+        assert files and all(f.endswith(".py") for f in files), target.name
 
 
 def test_the_differential_reads_the_distilled_hunt_corpora(tmp_path, monkeypatch):

@@ -119,7 +119,7 @@ def test_node_20_urlsearchparams_reproducer_shows_the_truncation(tmp_path):
     assert got == [["q", "\ufffd<script>"]] and expected == [["q", "\ufffd丼script举"]]
 
 
-@pytest.mark.parametrize("language", sorted({t.language for t in reproduce.TEMPLATES.values()}))
+@pytest.mark.parametrize("language", sorted({reproduce.template_of(n).language for n in reproduce.with_templates()}))
 def test_every_literal_reads_back_as_the_input(language):
     """A literal keeps printable ASCII and escapes the rest, so that a NUL, a newline, a lone
     surrogate's replacement and an astral code point reach the parser as they were."""
@@ -170,15 +170,23 @@ def test_oracle_list_shows_every_parser_s_and_validator_s_contract(capsys):
         assert lines[at + 1].split()[0] == "contract:" and "https://" in lines[at + 1], lines[at:at + 2]
 
 
-@pytest.mark.parametrize("parser", sorted(reproduce.TEMPLATES))
+@pytest.mark.parametrize("parser", sorted(reproduce.with_templates()))
 def test_every_template_fills_with_and_without_a_base(parser):
     """Each template is a format string: a brace of the language left single would raise there
     (whatwg-url's ``const { URL }`` did, on `urlwb list --bugs --drafts`)."""
     plain = reproduce.reproducer({"parser": parser, "input": "http://x/", "base": None})
     assert '"http://x/"' in plain.code or "'http://x/'" in plain.code
-    if reproduce.TEMPLATES[parser].with_base is not None:
+    if reproduce.template_of(parser).with_base is not None:
         based = reproduce.reproducer({"parser": parser, "input": "/p", "base": "http://x/"})
         assert "http://x/" in based.code and "/p" in based.code
+
+
+def test_every_template_a_card_may_name_is_one_the_schema_allows():
+    # the card schema's enum and the set of templates are the same names, so that a card naming
+    # another is a one-line error when it is read, not a KeyError when a draft is written
+    schema = json.loads((pathlib.Path(reproduce.__file__).parents[1] / "oracles" / "card.schema.json").read_text())
+    assert schema["properties"]["reproducer"]["properties"]["template"]["enum"] == list(reproduce.TEMPLATES)
+    assert len(reproduce.with_templates()) == 36   # 30 parsers and 6 validators, as the tables were
 
 
 def test_the_committed_corpus_lists_every_room_with_a_contract_verdict():

@@ -270,19 +270,48 @@ def test_a_manifest_that_cannot_be_read_is_one_line(tmp_path, text, reason):
     assert f.error and reason in f.error and "\n" not in f.error and not f.specs
 
 
-def test_known_deviations_of_a_manifest_folder_are_merged(tmp_path, monkeypatch):
+def test_known_deviations_are_read_from_a_card(tmp_path, monkeypatch, capsys):
+    # the card names a predicate of urlwb.oracles.deviations (or py:package.module:function);
+    # one it does not know is named on one line and left out, never fatal
     folder = tmp_path / "w"
-    write_manifest(folder, "[[oracle]]\nname = 'w-one'\ncommand = ['sh']\n")
-    (folder / "deviations.py").write_text(
-        "DEVIATIONS = [('w-one', lambda right, peer, i, b: peer.failure, 'rejects everything')]\n")
-    monkeypatch.setattr(oracles, "FOLDERS", [manifests.read_folder(folder / "oracles.toml")])
-    classify.deviations.cache_clear()
-    try:
-        right = Record(False, "http", host="a")
-        assert classify.known_deviation("w-one", right, oracles.FAILURE) == "rejects everything"
-        assert classify.known_deviation("node", right, oracles.FAILURE, "https://xn--/") is None
-    finally:
-        classify.deviations.cache_clear()
+    write_manifest(folder, """
+        [[oracle]]
+        name = "w-one"
+        command = ["sh"]
+        [[oracle.deviations]]
+        when = "ascii_xn_domain"
+        reason = "rejects an xn-- label it cannot decode"
+        [[oracle.deviations]]
+        when = "no_such_predicate"
+        reason = "never loaded"
+        [[oracle.deviations]]
+        when = "py:tests.workbench.test_supervisor:rejects_everything"
+        reason = "rejects everything"
+        """)
+    spec = manifests.read_folder(folder / "oracles.toml").specs[0]
+    monkeypatch.setitem(oracles.REGISTRY, "w-one", oracles.Entry(
+        "w-one", "other", "?", "urlwb.oracles.supervisor", "SubprocessOracle", spec))
+    right = Record(False, "https", host="xn--")
+    assert classify.known_deviation("w-one", right, oracles.FAILURE, "https://xn--/") == \
+        "rejects an xn-- label it cannot decode"
+    assert classify.known_deviation("w-one", Record(False, "http", host="a"), oracles.FAILURE) == "rejects everything"
+    assert classify.known_deviation("node", Record(False, "http", host="a"), oracles.FAILURE, "http://a/") is None
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("urlwb: w-one: known deviation not loaded") and "no_such_predicate" in err
+    assert "\n" not in err
+
+
+def rejects_everything(right, peer, input, base):
+    return peer.failure
+
+
+def test_every_shipped_card_names_known_deviation_predicates_that_exist(capsys):
+    from urlwb.oracles import deviations
+    listed = deviations.listed()
+    assert capsys.readouterr().err == ""
+    assert {(n, r) for n, _, r in listed} and all(callable(p) for _, p, _ in listed)
+    # every card that lists one gets it, and nothing else does
+    assert {n for n, _, _ in listed} == {n for n, e in oracles.REGISTRY.items() if e.card and e.card.deviations}
 
 
 @pytest.mark.parametrize("flag, reason", [

@@ -34,8 +34,9 @@ DECLARED_ELSEWHERE = {
     ("urlwb/ssrf/validators/pypi/adapter.py", "validators"): "urlwb/ssrf/validators/pypi/oracles.toml",
     ("urlwb/ssrf/guided.py", "validators"): "urlwb/ssrf/validators/pypi/oracles.toml",
 }
-#: a maintainer's tool that runs from a checkout (it puts the repository root on sys.path)
-FROM_A_CHECKOUT = {("urlwb/oracles/browsers/survey.py", "tests")}
+#: a maintainer's tool that runs from a checkout (it puts the repository root on sys.path); none
+#: since the browsers' survey moved to scripts/
+FROM_A_CHECKOUT: set[tuple[str, str]] = set()
 #: modules loaded by a host that brings the import: pytest loads its plugins
 HOSTED = {("urlwb/pytest_plugin.py", "pytest")}
 

@@ -20,17 +20,14 @@ raw) are not counted, delimiters encoded or not still are.
 from __future__ import annotations
 
 import functools
-import importlib.util
 import ipaddress
 import re
-import sys
-import unicodedata
 from typing import NamedTuple
 
 import engine
-from engine.idna import assigned_after_unicodedata, assigned_after_unicodedata_in
-from urlwb import oracles
 from urlwb.oracles import SPECIAL_SCHEMES, Record
+from urlwb.oracles import deviations as known
+from urlwb.oracles.deviations import FIELDS, strict
 
 #: (id, title), most severe first.
 CLASSES: list[tuple[str, str]] = [
@@ -56,8 +53,6 @@ CLASSES: list[tuple[str, str]] = [
 CLASS_IDS = [c for c, _ in CLASSES]
 TITLES = dict(CLASSES)
 RANK = {c: i for i, c in enumerate(CLASS_IDS)}
-
-FIELDS = ("scheme", "username", "password", "host", "port", "path", "query", "fragment")
 
 
 class Verdict(NamedTuple):
@@ -219,10 +214,6 @@ def lenient(r: Record) -> tuple:
             port, path, canon_pct(r.query or None), canon_pct(r.fragment or None))
 
 
-def strict(r: Record) -> tuple:
-    return (r.scheme, r.username, r.password, r.host, r.port, r.path, r.query, r.fragment)
-
-
 def key(r: Record | None, is_lenient: bool):
     """A comparable key: equal keys mean agreement (failure and crash compare as themselves)."""
     if r is None:
@@ -301,180 +292,19 @@ def confusion(cls: str, cause: str | None) -> str:
 
 # --- known deviations --------------------------------------------------------------------------
 
-def ascii_xn_domain(right: Record, peer: Record, input: str, base: str | None) -> bool:
-    # https://url.spec.whatwg.org/#concept-domain-to-ascii step 3: an ASCII domain is only
-    # lowercased, whatever Unicode ToASCII would say of its xn-- labels.
-    return (peer.failure and right.ok and right.host is not None and right.host.isascii()
-            and any(label.startswith("xn--") for label in right.host.split(".")))
-
-
-def opaque_trailing_space(right: Record, peer: Record, input: str, base: str | None) -> bool:
-    # https://url.spec.whatwg.org/#cannot-be-a-base-url-path-state: a space before ? or # in an
-    # opaque path is percent-encoded (a later change of the Standard).
-    return (right.ok and peer.ok and right.host is None and strict(right)[:5] == strict(peer)[:5]
-            and (right.path or "").endswith("%20") and peer.path == right.path[:-3] + " ")
-
-
-def caret_in_path(right: Record, peer: Record, input: str, base: str | None) -> bool:
-    # https://url.spec.whatwg.org/#path-percent-encode-set gained U+005E (^) in a later change.
-    return (right.ok and peer.ok and "^" in (peer.path or "") and
-            (peer.path or "").replace("^", "%5E") == right.path and
-            strict(right)[:5] == strict(peer)[:5] and right.query == peer.query)
-
-
-def _userinfo_replacement(right: Record, peer: Record, input: str, base: str | None) -> bool:
-    return (right.ok and peer.ok and strict(right)[3:] == strict(peer)[3:] and
-            "%EF%BF%BD" in (peer.username or "") + (peer.password or "") and
-            "%EF%BF%BD" not in (right.username or "") + (right.password or ""))
-
-
-def _sharp_s(right: Record, peer: Record, input: str, base: str | None) -> bool:
-    # UTS46 since Unicode 15.1 maps U+1E9E (capital sharp s) to U+00DF, no longer to "ss".
-    return (right.ok and peer.ok and right.host is not None and peer.host is not None and
-            "xn--zca" in right.host and right.host.replace("xn--zca", "ss") == peer.host)
-
-
-_OPAQUE_BASE = re.compile(r"[\x00-\x20]*([A-Za-z][A-Za-z0-9+\-.]*):(?![/\\])")
-_FINAL_DOT = re.compile(r"[/\\](\.|%2e){1,2}[\x00-\x20]*$", re.I)
-
-
-def _opaque_base(right: Record, peer: Record, input: str, base: str | None) -> bool:
-    # https://url.spec.whatwg.org/#no-scheme-state step 1: a base with an opaque path and an
-    # input not starting with "#" is failure.
-    m = _OPAQUE_BASE.match(base or "")
-    return (right.failure and peer.ok and m is not None and m.group(1).lower() not in SPECIAL_SCHEMES
-            and not input.lstrip("".join(map(chr, range(0x21)))).startswith("#"))
-
-
-def _final_dot_segment(right: Record, peer: Record, input: str, base: str | None) -> bool:
-    # https://url.spec.whatwg.org/#path-state steps 1.2 and 1.3: after a final ".." (path
-    # shortened) or a final "." the empty string is appended: "p://x/.." has the path "/" and
-    # "http://e//./." the path "//"; this may happen in the input or in the base.
-    return (right.ok and peer.ok and (right.path or "").endswith("/") and
-            peer.path in (right.path[:-1], right.path + ".") and
-            any(_FINAL_DOT.search(re.sub(r"[\t\n\r]", "", s).split("#")[0].split("?")[0])
-                for s in (input, base or "")))
-
-
-def _empty_base_query(right: Record, peer: Record, input: str, base: str | None) -> bool:
-    # https://url.spec.whatwg.org/#relative-state: otherwise url's query is base's query ("").
-    return (right.ok and peer.ok and right.query == "" and peer.query is None and
-            strict(right)[:6] == strict(peer)[:6])
-
-
-def _file_drive_letter(right: Record, peer: Record, input: str, base: str | None) -> bool:
-    # https://url.spec.whatwg.org/#windows-drive-letter: two code points, and "starts with" needs
-    # "/", "\", "?", "#" or the end after them; "a:b" is no drive letter, so ".." removes it.
-    return (right.ok and peer.ok and right.scheme == "file" and
-            re.match(r"/[A-Za-z]:[^/\\?#]", peer.path or "") is not None and right.path != peer.path)
-
-
-_NEWLY_IGNORED = re.compile("[\u180e\u206a-\u206f]")
-
-
-def _newly_ignored(right: Record, peer: Record, input: str, base: str | None) -> bool:
-    # UTS46 data as the engine vendors it (and ada 4) maps these as "ignored" (removed).
-    return right.ok and peer.failure and right.host is not None and _NEWLY_IGNORED.search(input) is not None
-
-
-def _engine_unicode_version(right: Record, peer: Record, input: str, base: str | None) -> bool:
-    # The engine's own deviation (engine/idna.py): CheckBidi reads Bidi classes from Python's
-    # unicodedata, older than its UTS46 table; a code point assigned since has no Bidi class
-    # there, so a Bidi domain name holding one fails in the engine alone.
-    return right.failure and peer.ok and any(
-        assigned_after_unicodedata(c) for c in input)
-
-
-def _peer_unicode_version(right: Record, peer: Record, input: str, base: str | None) -> bool:
-    # The peer's UTS46 data is older than the engine's (Unicode 18.0.0, idna 3.20's table): a
-    # code point assigned since is unassigned there, so disallowed, and a host holding it, written
-    # out or as an A-label in a domain that is not all ASCII, fails there alone ('http://π.xn--x30s/').
-    return right.ok and peer.failure and assigned_after_unicodedata_in(input)
-
-
-_PEER_UNICODE_VERSION = (
-    f"the peer's UTS46 data is older than the engine's (Unicode {engine.idna.UTS46_VERSION}): a code point "
-    "assigned since, written out or in an A-label, is disallowed there, so the host fails there alone")
-
-
-_ENGINE_UNICODE_VERSION = (
-    "the engine's, not the peer's: the engine's Bidi classes come from Python's unicodedata "
-    f"(Unicode {unicodedata.unidata_version}), older than its UTS46 table, so a Bidi domain name "
-    "holding a code point assigned since fails CheckBidi in the engine alone")
-
-
-#: (parser, predicate(right, peer, input, base), reason): ``right`` is the side the Standard supports.
-KNOWN_DEVIATIONS = [
-    ("node", ascii_xn_domain,
-     "Node 20 bundles ada 2.9.2, older than the rule that an ASCII domain is only lowercased "
-     "(domain to ASCII, step 3): it rejects ASCII hosts with an invalid xn-- label"),
-    ("whatwg-url", ascii_xn_domain,
-     "whatwg-url 16 (the last line for Node 20) predates the ASCII-domain rule of domain to ASCII "
-     "(step 3): it rejects ASCII hosts with an invalid xn-- label"),
-    ("node", opaque_trailing_space,
-     "Node 20's ada 2.9.2 predates percent-encoding a trailing space of an opaque path"),
-    ("node", caret_in_path,
-     "Node 20's ada 2.9.2 predates U+005E (^) in the path percent-encode set"),
-    ("node", _sharp_s,
-     "Node 20's ada 2.9.2 has IDNA data older than Unicode 15.1, which maps U+1E9E to U+00DF "
-     "(xn--zca), not to \"ss\": a host-origin differential with current browsers"),
-    ("node", _newly_ignored,
-     "Node 20's ada 2.9.2 rejects U+180E and U+206A..U+206F in a host, which current UTS46 data "
-     "(the engine's, idna 3.20's, ada 4.0's) maps as ignored: older IDNA tables"),
-    ("node", _opaque_base,
-     "Node 20's ada 2.9.2 resolves a relative input against a base with an opaque path; the "
-     "Standard returns failure (no scheme state, step 1)"),
-    ("node", _final_dot_segment,
-     "Node 20's ada 2.9.2 misses the empty segment appended after a final '..' or '.' (path "
-     "state, steps 1.2-1.3): 'p://x/..' is 'p://x/', 'http://e//./.' is 'http://e///'"),
-    ("node", _empty_base_query,
-     "Node 20's ada 2.9.2 drops the base URL's empty query for an empty input (relative state: "
-     "url's query is base's query)"),
-    ("node", _file_drive_letter,
-     "Node 20's ada 2.9.2 takes 'a:b' for a Windows drive letter in a file path, which then "
-     "survives '..' (a drive letter is two code points followed by / \\ ? # or the end)"),
-    ("whatwg-url", _userinfo_replacement,
-     "whatwg-url 16.0.1 writes U+FFFD after a supplementary code point in userinfo "
-     "(WPT 'http://\U0001F600x@host/'): a bug of that release"),
-] + [(name, _engine_unicode_version, _ENGINE_UNICODE_VERSION)
-     for name in ("ada_url", "upa_url", "pywhatwgurl", "node", "whatwg-url")
-     ] + [(name, _peer_unicode_version, _PEER_UNICODE_VERSION)
-          for name in ("ada_url", "node", "whatwg-url", "chromium", "firefox", "okhttp",
-                       "spring-uricomponents-whatwg", "perl-uri", "node-legacy-url")]
-
-
-@functools.cache
 def deviations() -> list[tuple]:
-    """:data:`KNOWN_DEVIATIONS`, then the ``DEVIATIONS`` of every manifest folder's
-    ``deviations.py`` (``urlwb/oracles/<folder>/deviations.py``, same form). A file that cannot
-    be loaded is named in one line on stderr and left out."""
-    out = list(KNOWN_DEVIATIONS)
-    for folder in oracles.FOLDERS:
-        path = folder.path / "deviations.py"
-        if not path.is_file():
-            continue
-        try:
-            spec = importlib.util.spec_from_file_location(f"urlwb_deviations_{folder.path.name}", path)
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
-            entries = list(module.DEVIATIONS)
-            if not all(isinstance(e, tuple) and len(e) == 3 and isinstance(e[0], str) and callable(e[1])
-                       and isinstance(e[2], str) for e in entries):
-                raise TypeError("DEVIATIONS must be (oracle name, predicate, reason) tuples")
-        except Exception as exc:  # noqa: BLE001 - someone else's file: named, never fatal
-            print(f"urlwb: {path}: known deviations not loaded ({type(exc).__name__}: {exc})", file=sys.stderr)
-            continue
-        out += entries
-    return out
+    """(parser, predicate(right, peer, input, base), reason) of every known deviation the
+    parsers' cards list (:func:`urlwb.oracles.deviations.listed`)."""
+    return known.listed()
 
 
 def known_deviation(parser: str, right: Record, peer: Record, input: str = "",
                     base: str | None = None) -> str | None:
     """The documented reason ``parser`` (answer ``peer``) differs from ``right`` on ``input``
-    (against ``base``), if known: :func:`deviations`."""
+    (against ``base``), if its card lists one (:func:`urlwb.oracles.deviations.of`)."""
     if right is None or peer is None:
         return None
-    for name, predicate, reason in deviations():
-        if name == parser and predicate(right, peer, input, base):
+    for predicate, reason in known.of(parser):
+        if predicate(right, peer, input, base):
             return reason
     return None

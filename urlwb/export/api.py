@@ -17,6 +17,10 @@ from __future__ import annotations
 
 import dataclasses
 
+from urlwb import oracles
+
+#: the components a suite may assert, in the normal form
+COMPONENTS = ("scheme", "username", "password", "host", "port", "path", "query", "fragment")
 DEFAULT_PORTS = {"http": "80", "https": "443", "ws": "80", "wss": "443", "ftp": "21"}
 
 
@@ -39,6 +43,23 @@ class Api:
     can_reject: bool = True
     #: the API resolves against a base URL: cases with a base are written only then
     takes_base: bool = True
+
+
+def card(parser: str) -> dict | None:
+    """``parser``'s card's ``[oracle.export]`` table (its suite's ``lang``, the ``template`` of that
+    language's read code, what the suite must know of its API), or None: no suite for it."""
+    entry = oracles.REGISTRY.get(parser)
+    found = entry.card if entry is not None else None
+    return found.export if found is not None else None
+
+
+def api_of(parser: str) -> Api:
+    """The :class:`Api` ``parser``'s card describes (KeyError when its card has no export table)."""
+    e = card(parser)
+    if e is None:
+        raise KeyError(parser)
+    return Api(parser, e["package"], tuple(e.get("components", COMPONENTS)), e["rejects"], tuple(e.get("folds", ())),
+               e.get("default_port", False), e.get("can_reject", True), e.get("takes_base", True))
 
 
 def normal(api: Api, component: str, value, scheme: str | None) -> str | None:

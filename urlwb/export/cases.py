@@ -232,7 +232,7 @@ def case_of(parser: str, where: str, meta: dict, judge: Judge) -> Case | Skipped
     if verdict.get("kind") != "bug" and not fixed:
         return Skipped(where, f"a {verdict.get('kind')}: {verdict['spec'].get('clause')} (its contract does not "
                               "call it wrong, and no upstream fix says so)")
-    spec = contracts.contract(parser).spec
+    spec = contracts.describe(parser).contract.spec   # a user's card declares its own (spec)
     rule = str(meta.get("rule") or "")
     text, base = meta["input"], meta.get("base")
     release = meta["parser"]

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import pathlib
 
-from urlwb import exitcodes, progress
+from urlwb import exitcodes, oracles, progress
 from urlwb.cliutil import add_out, check_output_folder
 from urlwb.errors import UsageError
+from urlwb.export import api as exported
 from urlwb.export import cases as casing
 
 LANGS = ("go", "java", "python", "js")
@@ -55,8 +56,8 @@ def add_arguments(p) -> None:
 
 
 def language_of(parser: str) -> str | None:
-    """The one language whose module knows ``parser``'s API, or None."""
-    return next((lang for lang in LANGS if parser in _module(lang).APIS), None)
+    """The language of ``parser``'s export template (its card's ``export.lang``), or None."""
+    return (exported.card(parser) or {}).get("lang")
 
 
 def run(args) -> int:
@@ -64,13 +65,22 @@ def run(args) -> int:
     if "@" in parser:
         raise UsageError(f"{parser}: name the parser without a version (--run VERSION runs a release)")
     check_output_folder("--out", args.out or DEFAULT_OUT / parser)
+    try:   # urlwb.toml's parsers too: a card's [export] says which suite
+        oracles.configure()
+    except oracles.manifests.ManifestError as exc:
+        raise UsageError(str(exc)) from None
     lang = args.lang or language_of(parser)
-    if lang is None or parser not in _module(lang).APIS:
-        langs = {lang: sorted(_module(lang).APIS) for lang in LANGS}
+    if lang is None or (exported.card(parser) or {}).get("lang") != lang:
+        langs = {lang: sorted(n for n in oracles.REGISTRY if (exported.card(n) or {}).get("lang") == lang)
+                 for lang in LANGS}
         known = "; ".join(f"{lang}: {', '.join(names)}" for lang, names in langs.items())
         raise UsageError(f"{parser}: no {args.lang or 'language'} suite for it (known: {known})")
     args.lang = lang
     module = _module(lang)
+    template = exported.card(parser)["template"]
+    if template not in module.READ:
+        raise UsageError(f"{parser}: its card's export template {template!r} is none of {lang}'s "
+                         f"({', '.join(module.READ)})")
     for p in args.findings:
         if not p.exists():
             raise UsageError(f"--findings {p}: no such file or folder")
@@ -82,7 +92,7 @@ def run(args) -> int:
             print(r.note)
     found = ([] if args.no_corpus else casing.corpus_findings(parser)) + casing.file_findings(parser, args.findings)
     written, skipped = casing.cases_for(parser, found)
-    api = module.APIS[parser]
+    api = exported.api_of(parser)
     kept = []
     for c in written:
         if c.expect == "reject" and not api.can_reject:

@@ -14,17 +14,10 @@ from __future__ import annotations
 
 import hashlib
 
-from urlwb.export.api import Api, expected, header_lines, spelled
+from urlwb.export.api import api_of, card, expected, header_lines, spelled
 
-_ALL = ("scheme", "username", "password", "host", "port", "path", "query", "fragment")
-
-APIS = {
-    # Parse cannot tell an empty host, port or fragment from an absent one
-    "go-net-url": Api("go-net-url", "net/url", _ALL, "url.Parse returns a non-nil error",
-                      folds=("host", "port", "fragment")),
-}
-
-_READ = {
+#: the read code of a Go suite, by the name a card's ``[oracle.export]`` gives (``template``)
+READ = {
     "go-net-url": """\
 // read is url.Parse's reading in the normal form (scheme and host lower-cased); ok false: rejected.
 func read(text string, base *string) (map[string]opt, bool) {
@@ -142,7 +135,8 @@ func FuzzParse(f *testing.F) {
 """
 
 #: what FuzzParse holds every other input to: the parser's contract where it needs no expected value
-_PROPERTY = {
+#: (by the same template name)
+PROPERTY = {
     "go-net-url": """
 // property is RFC 3986 §3.2.2 (with RFC 6874's zone): a host in brackets that Parse accepts is an
 // IPv6 address (Parse takes no IPvFuture); and Parse does not panic.
@@ -195,7 +189,8 @@ def corpus_file(text: str) -> tuple[str, str]:
 
 
 def render(parser: str, cases, skipped: list[str], generator: str) -> dict[str, str]:
-    api = APIS[parser]
+    api = api_of(parser)
+    template = card(parser)["template"]
     header = "\n".join("// " + line if line else "//" for line in header_lines(parser, cases, skipped, generator))
     rows = []
     for c in cases:
@@ -209,7 +204,7 @@ def render(parser: str, cases, skipped: list[str], generator: str) -> dict[str, 
     text = (f"{header}\n//\n// Run: go test ./...   (the release: GOTOOLCHAIN=go1.X.Y go test ./...)\n"
             "package findings\n\nimport (\n\t\"net/netip\"\n\t\"net/url\"\n\t\"strconv\"\n\t\"strings\"\n\t\"testing\"\n\t\"time\"\n)\n\n"
             "func ptr(s string) *string { return &s }\n\nvar findings = []finding{\n" + "\n".join(rows) + "\n}\n\n"
-            + _READ[parser] + _TEST + _PROPERTY[parser])
+            + READ[template] + _TEST + PROPERTY[template])
     files = {"go.mod": "module urlwb.example/findings\n\ngo 1.21\n", "findings_test.go": text}
     for c in cases:
         if c.base is None:

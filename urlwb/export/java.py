@@ -10,9 +10,7 @@ The release under test is a property: ``mvn test -Dparser.version=4.12.0`` (and
 
 from __future__ import annotations
 
-from urlwb.export.api import Api, expected, header_lines, spelled
-
-_ALL = ("scheme", "username", "password", "host", "port", "path", "query", "fragment")
+from urlwb.export.api import api_of, card, expected, header_lines, spelled
 
 JUNIT = "5.10.2"
 #: the JUnit Platform of that Jupiter; named (and Surefire's provider too) so that Maven resolves both
@@ -23,20 +21,6 @@ SUREFIRE = "3.6.1"
 COMPILER = "3.16.0"
 RESOURCES = "3.5.0"
 
-
-APIS = {
-    "okhttp": Api("okhttp", "com.squareup.okhttp3:okhttp", _ALL, "HttpUrl.parse returns null",
-                  folds=("username", "password"), default_port=True),
-    "spring-uricomponents": Api("spring-uricomponents", "org.springframework:spring-web", _ALL,
-                                "UriComponentsBuilder.fromUriString throws an IllegalArgumentException", takes_base=False),
-    "apache-httpclient5": Api("apache-httpclient5", "org.apache.httpcomponents.client5:httpclient5", _ALL,
-                              "new URIBuilder(String) throws a URISyntaxException", takes_base=False),
-}
-
-#: the version the pom names when no -Dparser.version is given (the shipped adapter's)
-DEFAULT_VERSIONS = {"okhttp": "4.12.0", "spring-uricomponents": "5.3.39", "apache-httpclient5": "5.3.1"}
-
-_CLASS = {"okhttp": "OkHttp", "spring-uricomponents": "SpringUriComponents", "apache-httpclient5": "HttpClient5"}
 
 #: The normal form of a reading from getters (Spring's UriComponents, HttpClient's URIBuilder):
 #: strings or null, scheme and host lower-cased, an IPv6 host without its brackets, userinfo split
@@ -58,7 +42,8 @@ _NORMAL = """
   }
 """
 
-_READ = {
+#: the read code of a Java suite, by the name a card's ``[oracle.export]`` gives (``template``)
+READ = {
     "okhttp": """\
   /** HttpUrl's reading in the normal form (strings or null; scheme and host lower-cased); null: rejected. */
   static Map<String, String> read(String text, String base) {
@@ -170,11 +155,11 @@ def java_string(s: str | None) -> str:
 
 
 def class_name(parser: str) -> str:
-    return f"{_CLASS[parser]}FindingsTest"
+    return f"{card(parser)['class']}FindingsTest"
 
 
 def pom(parser: str) -> str:
-    group, artifact = APIS[parser].package.split(":")
+    group, artifact = api_of(parser).package.split(":")
     return f"""<?xml version="1.0" encoding="UTF-8"?>
 <!-- Runs {class_name(parser)}: mvn test -Dparser.version=VERSION (written by urlwb export tests) -->
 <project xmlns="http://maven.apache.org/POM/4.0.0">
@@ -184,7 +169,7 @@ def pom(parser: str) -> str:
   <version>0</version>
   <properties>
     <parser.artifact>{artifact}</parser.artifact>
-    <parser.version>{DEFAULT_VERSIONS[parser]}</parser.version>
+    <parser.version>{card(parser)["version"]}</parser.version>
     <maven.compiler.release>11</maven.compiler.release>
     <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
   </properties>
@@ -238,7 +223,7 @@ def pom(parser: str) -> str:
 
 
 def render(parser: str, cases, skipped: list[str], generator: str) -> dict[str, str]:
-    api = APIS[parser]
+    api = api_of(parser)
     header = "\n".join(" * " + line.replace("*/", "* /") if line else " *"
                        for line in header_lines(parser, cases, skipped, generator))
     rows = []
@@ -254,5 +239,5 @@ def render(parser: str, cases, skipped: list[str], generator: str) -> dict[str, 
             "import org.junit.jupiter.params.ParameterizedTest;\nimport org.junit.jupiter.params.provider.Arguments;\n"
             "import org.junit.jupiter.params.provider.MethodSource;\n\n"
             f"class {class_name(parser)} {{\n  static Stream<Arguments> cases() {{\n    return Stream.of(\n"
-            + ",\n".join(rows) + ");\n  }\n\n" + _READ[parser] + _TEST)
+            + ",\n".join(rows) + ");\n  }\n\n" + READ[card(parser)["template"]] + _TEST)
     return {"pom.xml": pom(parser), f"src/test/java/urlwb/findings/{class_name(parser)}.java": text}

@@ -8,19 +8,10 @@ from __future__ import annotations
 
 import json
 
-from urlwb.export.api import Api, expected, header_lines, spelled
+from urlwb.export.api import api_of, card, expected, header_lines, spelled
 
-_ALL = ("scheme", "username", "password", "host", "port", "path", "query", "fragment")
-
-APIS = {
-    # url-parse reads every string: it has no failure to assert (reject cases are not written)
-    "url-parse": Api("url-parse", "url-parse", _ALL, "none: new Url() reads every string",
-                     folds=("username", "password", "port", "query", "fragment"), can_reject=False),
-    "whatwg-url": Api("whatwg-url", "whatwg-url", _ALL, "new URL() throws a TypeError",
-                      folds=("username", "password", "port", "query", "fragment")),
-}
-
-_READ = {
+#: the read code of a JavaScript suite, by the name a card's ``[oracle.export]`` gives (``template``)
+READ = {
     "url-parse": """\
 const Url = require('url-parse');
 
@@ -88,7 +79,7 @@ def file_name(parser: str) -> str:
 
 
 def render(parser: str, cases, skipped: list[str], generator: str) -> dict[str, str]:
-    api = APIS[parser]
+    api = api_of(parser)
     header = "\n".join("// " + line if line else "//" for line in header_lines(parser, cases, skipped, generator))
     rows = ["{" + ", ".join([f"name: {json.dumps(c.name)}",
                              f"input: {spelled(c.input, json.dumps, lambda lit, n: f'{lit}.repeat({n})')}",
@@ -97,6 +88,6 @@ def render(parser: str, cases, skipped: list[str], generator: str) -> dict[str, 
             for c in cases]
     text = (f"{header}\n//\n// Run: node --test {file_name(parser)}\n'use strict';\n\n"
             "const test = require('node:test');\nconst assert = require('node:assert/strict');\n"
-            "const { performance } = require('node:perf_hooks');\n" + _READ[parser]
+            "const { performance } = require('node:perf_hooks');\n" + READ[card(parser)["template"]]
             + "\nconst CASES = [\n" + "".join(f"  {r},\n" for r in rows) + "];\n" + _TEST)
     return {file_name(parser): text}

@@ -5,16 +5,10 @@ Run it where the parser is installed: ``python -m pytest -q test_urllib3_finding
 
 from __future__ import annotations
 
-from urlwb.export.api import Api, expected, header_lines, spelled
+from urlwb.export.api import api_of, card, expected, header_lines, spelled
 
-APIS = {
-    "urllib3": Api("urllib3", "urllib3", ("scheme", "username", "password", "host", "port", "path", "query", "fragment"),
-                   "parse_url raises urllib3.exceptions.LocationParseError", folds=("path",), takes_base=False),
-    "yarl": Api("yarl", "yarl", ("scheme", "username", "password", "host", "port", "path", "query", "fragment"),
-                "URL() raises ValueError", folds=("query", "fragment")),
-}
-
-_READ = {
+#: the read code of a Python suite, by the name a card's ``[oracle.export]`` gives (``template``)
+READ = {
     "urllib3": '''\
 from urllib3.exceptions import LocationParseError as REJECTED
 from urllib3.util import parse_url
@@ -51,6 +45,43 @@ def read(text, base):
 ''',
 }
 
+
+
+def _py_adapter(export: dict) -> str:
+    """A user's ``py:`` adapter as its own suite's reader: ``package`` is its ``module:function``,
+    which answers the protocol's fields and raises ValueError for a rejection
+    (docs/oracle-protocol.md)."""
+    module, _, function = export["package"].partition(":")
+    return f'''\
+from {module} import {function} as parse
+
+REJECTED = ValueError   # a py: adapter's rejection (docs/oracle-protocol.md)
+
+
+def read(text, base):
+    """The adapter's answer in the normal form (strings or None; scheme and host lower-cased)."""
+    a = parse(text, base)
+    host = a.get("host")
+    if host is not None:
+        host = host.lower()
+        host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    port = a.get("port")
+    return {{"scheme": (a.get("scheme") or "").lower() or None, "username": a.get("username"),
+            "password": a.get("password"), "host": host, "port": None if port is None else str(port),
+            "path": a.get("path"), "query": a.get("query"), "fragment": a.get("fragment")}}
+'''
+
+
+READ["py-adapter"] = _py_adapter
+
+
+def read_code(parser: str) -> str:
+    """The read code ``parser``'s card names: a template as it is, or one filled from the card."""
+    export = card(parser)
+    code = READ[export["template"]]
+    return code(export) if callable(code) else code
+
+
 _TEST = '''
 
 @pytest.mark.parametrize("text, base, expect, expected, within", CASES)
@@ -77,7 +108,7 @@ def file_name(parser: str) -> str:
 
 
 def render(parser: str, cases, skipped: list[str], generator: str) -> dict[str, str]:
-    api = APIS[parser]
+    api = api_of(parser)
     header = "\n".join(header_lines(parser, cases, skipped, generator))
     rows = []
     for c in cases:
@@ -85,7 +116,7 @@ def render(parser: str, cases, skipped: list[str], generator: str) -> dict[str, 
         rows.append(f"    pytest.param({text}, {c.base!r}, {c.expect!r}, {expected(api, c)!r}, "
                     f"{c.within!r}, id={c.name!r}),")
     text = (f'"""{_doc(header)}\n\nRun: python -m pytest -q {file_name(parser)}\n"""\n\n'
-            "import time\n\nimport pytest\n\n" + _READ[parser] + "\n\nCASES = [\n" + "\n".join(rows) + "\n]\n" + _TEST)
+            "import time\n\nimport pytest\n\n" + read_code(parser) + "\n\nCASES = [\n" + "\n".join(rows) + "\n]\n" + _TEST)
     return {file_name(parser): text}
 
 

@@ -22,44 +22,7 @@ import dataclasses
 import json
 import re
 
-#: where each shipped parser's maintainers take reports (read from each project's own pages)
-TRACKERS = dict(line.split(None, 1) for line in """
-okhttp                      https://github.com/square/okhttp/issues
-node                        https://github.com/nodejs/node/issues
-node-legacy-url             https://github.com/nodejs/node/issues
-whatwg-url                  https://github.com/jsdom/whatwg-url/issues
-url-parse                   https://github.com/unshiftio/url-parse/issues
-rust-url                    https://github.com/servo/rust-url/issues
-ada_url                     https://github.com/ada-url/ada/issues
-upa_url                     https://github.com/upa-url/upa/issues
-pywhatwgurl                 https://pypi.org/project/pywhatwgurl/
-go-net-url                  https://github.com/golang/go/issues
-dotnet-system-uri           https://github.com/dotnet/runtime/issues
-java-uri                    https://bugs.openjdk.org/
-java-url                    https://bugs.openjdk.org/
-apache-httpclient5          https://issues.apache.org/jira/projects/HTTPCORE
-spring-uricomponents        https://github.com/spring-projects/spring-framework/issues
-spring-uricomponents-whatwg https://github.com/spring-projects/spring-framework/issues
-urllib                      https://github.com/python/cpython/issues
-rfc3986                     https://github.com/python-hyper/rfc3986/issues
-yarl                        https://github.com/aio-libs/yarl/issues
-urllib3                     https://github.com/urllib3/urllib3/issues
-hyperlink                   https://github.com/python-hyper/hyperlink/issues
-httptools                   https://github.com/MagicStack/httptools/issues
-libcurl                     https://github.com/curl/curl/issues
-ruby-uri-rfc3986            https://github.com/ruby/uri/issues
-ruby-uri-rfc2396            https://github.com/ruby/uri/issues
-php-parse-url               https://github.com/php/php-src/issues
-perl-uri                    https://github.com/libwww-perl/URI/issues
-chromium                    https://issues.chromium.org/
-firefox                     https://bugzilla.mozilla.org/
-engine                      (url-workbench's own engine)
-validators                  https://github.com/python-validators/validators/issues
-ip                          https://github.com/indutny/node-ip/issues
-private-ip                  https://github.com/frenchbread/private-ip/issues
-is-localhost-ip             https://github.com/tinovyatkin/is-localhost-ip/issues
-""".strip().splitlines())
-
+from urlwb import oracles
 
 def _escaped(s: str, unicode_escape, specials: dict[str, str]) -> str:
     out = []
@@ -125,124 +88,118 @@ _JS = "node repro.js"
 #: "-url-parse" pairings), an IPv6 address's brackets taken off
 _HOST_URL = "const host = new URL({input}).hostname.replace(/^\\[|\\]$/g, \"\");\n"
 _HOST_URL_PARSE = "const host = require(\"url\").parse({input}).hostname.replace(/^\\[|\\]$/g, \"\");\n"
-#: (validator, its import, its call on ``host``, its install)
-_JS_VALIDATORS = (
-    ("ip", "const ip = require(\"ip\");\n", "console.log(host, \"isPrivate:\", ip.isPrivate(host));\n",
-     "npm install ip"),
-    ("private-ip", "// private-ip 3 is an ES module: imported\n",
-     "import(\"private-ip\").then(({{ default: isPrivateIp }}) => console.log(host, \"private:\", isPrivateIp(host)));\n",
-     "npm install private-ip"),
-)
+def _python(s: dict) -> Template:
+    """``import``, ``u = parse`` (none: ``show`` prints the call itself), ``print`` each of ``show``;
+    with a base: ``import_with_base`` (default ``import``) and ``parse_with_base``."""
+    def code(imports: str, parse: str | None) -> str:
+        return "\n".join([imports, *([f"u = {parse}"] if parse else []), *(f"print({x})" for x in s["show"])]) + "\n"
+    with_base = code(s.get("import_with_base", s["import"]), s["parse_with_base"]) if "parse_with_base" in s else None
+    return Template("Python", "repro.py", code(s["import"], s.get("parse")), s.get("run", _PY), with_base, s.get("needs", ""))
 
 
-TEMPLATES: dict[str, Template] = {
-    "engine": Template("Python", "repro.py", "import engine\nu = engine.URL({input})\nprint(u.href)\nprint(u.hostname)\n",
-                       _PY, "import engine\nu = engine.URL({input}, {base})\nprint(u.href)\nprint(u.hostname)\n",
-                       "url-workbench's engine on the path"),
-    "urllib": Template("Python", "repro.py",
-                       "from urllib.parse import urlsplit\nu = urlsplit({input})\nprint(u.geturl())\nprint(u.hostname, u.port)\n",
-                       _PY, "from urllib.parse import urljoin, urlsplit\nu = urlsplit(urljoin({base}, {input}))\n"
-                            "print(u.geturl())\nprint(u.hostname, u.port)\n", "Python 3"),
-    "rfc3986": Template("Python", "repro.py", "import rfc3986\nu = rfc3986.uri_reference({input})\nprint(u.unsplit())\nprint(u.host, u.port)\n",
-                        _PY, "import rfc3986\nu = rfc3986.uri_reference({input}).resolve_with({base})\nprint(u.unsplit())\nprint(u.host, u.port)\n",
-                        "pip install rfc3986"),
-    "yarl": Template("Python", "repro.py", "from yarl import URL\nu = URL({input})\nprint(u)\nprint(u.raw_host, u.port)\n",
-                     _PY, "from yarl import URL\nu = URL({base}).join(URL({input}))\nprint(u)\nprint(u.raw_host, u.port)\n",
-                     "pip install yarl"),
-    "urllib3": Template("Python", "repro.py", "from urllib3.util import parse_url\nu = parse_url({input})\nprint(u.url)\nprint(u.host, u.port)\n",
-                        _PY, needs="pip install urllib3"),
-    "hyperlink": Template("Python", "repro.py", "import hyperlink\nu = hyperlink.URL.from_text({input})\nprint(u.to_text())\nprint(u.host, u.port)\n",
-                          _PY, "import hyperlink\nu = hyperlink.URL.from_text({base}).click({input})\nprint(u.to_text())\nprint(u.host, u.port)\n",
-                          "pip install hyperlink"),
-    "httptools": Template("Python", "repro.py", "import httptools\nu = httptools.parse_url({input}.encode())\nprint(u.schema, u.host, u.port, u.path)\n",
-                          _PY, needs="pip install httptools"),
-    "pywhatwgurl": Template("Python", "repro.py", "from pywhatwgurl import URL\nu = URL({input})\nprint(u.href)\nprint(u.hostname)\n",
-                            _PY, "from pywhatwgurl import URL\nu = URL({input}, {base})\nprint(u.href)\nprint(u.hostname)\n",
-                            "pip install pywhatwgurl"),
-    "node": Template("JavaScript", "repro.js", "const u = new URL({input});\nconsole.log(u.href);\nconsole.log(u.hostname);\n",
-                     _JS, "const u = new URL({input}, {base});\nconsole.log(u.href);\nconsole.log(u.hostname);\n", "Node.js"),
-    "whatwg-url": Template("JavaScript", "repro.js",
-                           "const {{ URL }} = require(\"whatwg-url\");\nconst u = new URL({input});\nconsole.log(u.href);\nconsole.log(u.hostname);\n",
-                           _JS, "const {{ URL }} = require(\"whatwg-url\");\nconst u = new URL({input}, {base});\n"
-                                "console.log(u.href);\nconsole.log(u.hostname);\n", "npm install whatwg-url"),
-    "node-legacy-url": Template("JavaScript", "repro.js",
-                                "const url = require(\"url\");\nconst u = url.parse({input});\nconsole.log(u.href);\nconsole.log(u.hostname);\n",
-                                _JS, "const url = require(\"url\");\nconst u = url.parse(url.resolve({base}, {input}));\n"
-                                     "console.log(u.href);\nconsole.log(u.hostname);\n", "Node.js"),
-    "url-parse": Template("JavaScript", "repro.js",
-                          "const URLParse = require(\"url-parse\");\nconst u = new URLParse({input}, {{}});\nconsole.log(u.href);\nconsole.log(u.hostname);\n",
-                          _JS, "const URLParse = require(\"url-parse\");\nconst u = new URLParse({input}, {base});\n"
-                               "console.log(u.href);\nconsole.log(u.hostname);\n", "npm install url-parse"),
-    "chromium": Template("JavaScript", "repro.js", "// in the browser's console\nconst u = new URL({input});\nconsole.log(u.href);\nconsole.log(u.hostname);\n",
-                         "paste into the browser's developer console", needs="the browser"),
-    "firefox": Template("JavaScript", "repro.js", "// in the browser's console\nconst u = new URL({input});\nconsole.log(u.href);\nconsole.log(u.hostname);\n",
-                        "paste into the browser's developer console", needs="the browser"),
-    "go-net-url": Template("Go", "repro.go",
-                           "package main\n\nimport (\n\t\"fmt\"\n\t\"net/url\"\n)\n\nfunc main() {{\n\tu, err := url.Parse({input})\n"
-                           "\tif err != nil {{\n\t\tfmt.Println(\"error:\", err)\n\t\treturn\n\t}}\n\tfmt.Println(u.String())\n"
-                           "\tfmt.Println(u.Hostname())\n}}\n", "go run repro.go",
-                           "package main\n\nimport (\n\t\"fmt\"\n\t\"net/url\"\n)\n\nfunc main() {{\n"
-                           "\tbase, _ := url.Parse({base})\n\tref, err := url.Parse({input})\n"
-                           "\tif err != nil {{\n\t\tfmt.Println(\"error:\", err)\n\t\treturn\n\t}}\n"
-                           "\tu := base.ResolveReference(ref)\n\tfmt.Println(u.String())\n\tfmt.Println(u.Hostname())\n}}\n",
-                           needs="Go"),
-    "java-url": _java("java.net.URL u = new java.net.URL({input});", "u.getHost()"),
-    "java-uri": _java("java.net.URI u = new java.net.URI({input});", "u.getHost()"),
-    "okhttp": _java("okhttp3.HttpUrl u = okhttp3.HttpUrl.get({input});", "u.host()",
-                    "java -cp okhttp.jar:okio.jar:kotlin-stdlib.jar Repro.java", "OkHttp, Okio, Kotlin stdlib jars"),
-    "apache-httpclient5": _java("java.net.URI u = new org.apache.hc.core5.net.URIBuilder({input}).build();", "u.getHost()",
-                                "java -cp httpcore5.jar Repro.java", "httpcore5 jar"),
-    "spring-uricomponents": _java(
-        "var u = org.springframework.web.util.UriComponentsBuilder.fromUriString({input}).build();", "u.getHost()",
-        "java -cp spring-web.jar:spring-core.jar Repro.java", "spring-web, spring-core jars"),
-    "spring-uricomponents-whatwg": _java(
-        "var u = org.springframework.web.util.UriComponentsBuilder.fromUriString({input}, "
-        "org.springframework.web.util.UriComponentsBuilder.ParserType.WHAT_WG).build();", "u.getHost()",
-        "java -cp spring-web.jar:spring-core.jar Repro.java", "spring-web 6.2+, spring-core jars"),
-    "dotnet-system-uri": Template("C#", "Repro.cs",
-                                  "using System;\n\nclass Repro {{\n    static void Main() {{\n"
-                                  "        var u = new Uri({input}, UriKind.Absolute);\n        Console.WriteLine(u.AbsoluteUri);\n"
-                                  "        Console.WriteLine(u.Host);\n    }}\n}}\n", "mcs Repro.cs && mono Repro.exe",
-                                  needs="Mono or .NET"),
-    "rust-url": Template("Rust", "main.rs",
-                         "// Cargo.toml: [dependencies] url = \"2\"\nfn main() {{\n    match url::Url::parse({input}) {{\n"
-                         "        Ok(u) => println!(\"{{}}\\n{{:?}}\", u, u.host_str()),\n        Err(e) => println!(\"error: {{}}\", e),\n    }}\n}}\n",
-                         "cargo run", needs="cargo, the url crate"),
-    "ruby-uri-rfc3986": Template("Ruby", "repro.rb", "require \"uri\"\nu = URI::RFC3986_Parser.new.parse({input})\nputs u.to_s\nputs u.host.inspect\n",
-                                 "ruby repro.rb", needs="Ruby"),
-    "ruby-uri-rfc2396": Template("Ruby", "repro.rb", "require \"uri\"\nu = URI::RFC2396_Parser.new.parse({input})\nputs u.to_s\nputs u.host.inspect\n",
-                                 "ruby repro.rb", needs="Ruby"),
-    "php-parse-url": Template("PHP", "repro.php", "<?php\nvar_dump(parse_url({input}));\n", "php repro.php", needs="PHP"),
-    "perl-uri": Template("Perl", "repro.pl", "use URI;\nmy $u = URI->new({input});\nprint $u->as_string, \"\\n\";\n"
-                                             "print(($u->can(\"host\") ? $u->host : \"(no host)\"), \"\\n\");\n",
-                         "perl repro.pl", needs="Perl, URI"),
-    "libcurl": Template("C", "repro.c",
+def _javascript(s: dict) -> Template:
+    """The ``prelude`` lines, ``const u = parse``, ``console.log`` each of ``show`` (the href and
+    the hostname by default)."""
+    head = "".join(line + "\n" for line in s.get("prelude", ()))
+    shown = "".join(f"console.log({x});\n" for x in s.get("show", ("u.href", "u.hostname")))
+    with_base = f"{head}const u = {s['parse_with_base']};\n{shown}" if "parse_with_base" in s else None
+    return Template("JavaScript", "repro.js", f"{head}const u = {s['parse']};\n{shown}", s.get("run", _JS), with_base,
+                    s.get("needs", ""))
+
+
+def _javascript_validator(s: dict) -> Template:
+    """A JavaScript validator as its adapter calls it: the ``prelude`` lines, the host as the
+    adapter hands it (``host``: by Node's ``url`` or by ``url-parse``), then ``check``."""
+    host = {"url": _HOST_URL, "url-parse": _HOST_URL_PARSE}[s["host"]]
+    head = "".join(line + "\n" for line in s.get("prelude", ()))
+    return Template("JavaScript", "repro.js", head + host + s["check"] + "\n", s.get("run", _JS), needs=s.get("needs", ""))
+
+
+def _java_card(s: dict) -> Template:
+    return _java(s["statement"], s["host"], s.get("run", "java Repro.java"), s.get("needs", "JDK 11+"))
+
+
+def _fixed(language: str, file: str, code: str, run: str, with_base: str | None = None):
+    """A template of one API, whole: the card names it and says what it needs."""
+    return lambda s: Template(language, file, code, s.get("run", run), with_base, s.get("needs", ""))
+
+
+def _ruby_uri(s: dict) -> Template:
+    """Ruby's URI, by the parser class the card names (``URI::RFC3986_Parser``)."""
+    return Template("Ruby", "repro.rb", f"require \"uri\"\nu = {s['parser']}.new.parse({{input}})\nputs u.to_s\nputs u.host.inspect\n",
+                    s.get("run", "ruby repro.rb"), needs=s.get("needs", ""))
+
+
+#: the reproducer templates, by the name a card's ``[oracle.reproducer]`` gives (``template``), each
+#: filled from the card's other keys: a small set per language
+TEMPLATES: dict = {
+    "python": _python,
+    "javascript": _javascript,
+    "javascript-validator": _javascript_validator,
+    "java": _java_card,
+    "go-net-url": _fixed("Go", "repro.go",
+                         "package main\n\nimport (\n\t\"fmt\"\n\t\"net/url\"\n)\n\nfunc main() {{\n\tu, err := url.Parse({input})\n"
+                         "\tif err != nil {{\n\t\tfmt.Println(\"error:\", err)\n\t\treturn\n\t}}\n\tfmt.Println(u.String())\n"
+                         "\tfmt.Println(u.Hostname())\n}}\n", "go run repro.go",
+                         "package main\n\nimport (\n\t\"fmt\"\n\t\"net/url\"\n)\n\nfunc main() {{\n"
+                         "\tbase, _ := url.Parse({base})\n\tref, err := url.Parse({input})\n"
+                         "\tif err != nil {{\n\t\tfmt.Println(\"error:\", err)\n\t\treturn\n\t}}\n"
+                         "\tu := base.ResolveReference(ref)\n\tfmt.Println(u.String())\n\tfmt.Println(u.Hostname())\n}}\n"),
+    "csharp-uri": _fixed("C#", "Repro.cs",
+                         "using System;\n\nclass Repro {{\n    static void Main() {{\n"
+                         "        var u = new Uri({input}, UriKind.Absolute);\n        Console.WriteLine(u.AbsoluteUri);\n"
+                         "        Console.WriteLine(u.Host);\n    }}\n}}\n", "mcs Repro.cs && mono Repro.exe"),
+    "rust-url": _fixed("Rust", "main.rs",
+                       "// Cargo.toml: [dependencies] url = \"2\"\nfn main() {{\n    match url::Url::parse({input}) {{\n"
+                       "        Ok(u) => println!(\"{{}}\\n{{:?}}\", u, u.host_str()),\n        Err(e) => println!(\"error: {{}}\", e),\n    }}\n}}\n",
+                       "cargo run"),
+    "ruby-uri": _ruby_uri,
+    "php-parse-url": _fixed("PHP", "repro.php", "<?php\nvar_dump(parse_url({input}));\n", "php repro.php"),
+    "perl-uri": _fixed("Perl", "repro.pl", "use URI;\nmy $u = URI->new({input});\nprint $u->as_string, \"\\n\";\n"
+                                           "print(($u->can(\"host\") ? $u->host : \"(no host)\"), \"\\n\");\n", "perl repro.pl"),
+    "c-libcurl": _fixed("C", "repro.c",
                         "#include <curl/curl.h>\n#include <stdio.h>\n\nint main(void) {{\n    CURLU *h = curl_url();\n"
                         "    CURLUcode rc = curl_url_set(h, CURLUPART_URL, {input}, CURLU_NON_SUPPORT_SCHEME);\n"
                         "    if (rc) {{ printf(\"error: %s\\n\", curl_url_strerror(rc)); return 0; }}\n"
                         "    char *url = NULL, *host = NULL;\n    curl_url_get(h, CURLUPART_URL, &url, 0);\n"
                         "    curl_url_get(h, CURLUPART_HOST, &host, 0);\n    printf(\"%s\\n%s\\n\", url, host ? host : \"(no host)\");\n"
-                        "    curl_url_cleanup(h);\n    return 0;\n}}\n", "cc repro.c -lcurl && ./a.out", needs="libcurl 7.62+"),
-    "ada_url": Template("C++", "repro.cpp",
-                        "#include \"ada.h\"\n#include <iostream>\n\nint main() {{\n"
-                        "    auto u = ada::parse<ada::url_aggregator>({input});\n    if (!u) {{ std::cout << \"failure\\n\"; return 0; }}\n"
-                        "    std::cout << u->get_href() << \"\\n\" << u->get_hostname() << \"\\n\";\n}}\n",
-                        "c++ -std=c++20 repro.cpp ada.cpp && ./a.out", needs="ada's single-header release (ada.h, ada.cpp)"),
-    "upa_url": Template("C++", "repro.cpp",
-                        "#include \"upa/url.h\"\n#include <iostream>\n\nint main() {{\n    upa::url u;\n"
-                        "    if (upa::success(u.parse({input}, nullptr))) std::cout << u.href() << \"\\n\" << u.hostname() << \"\\n\";\n"
-                        "    else std::cout << \"failure\\n\";\n}}\n", "c++ -std=c++17 repro.cpp -lupa_url && ./a.out", needs="upa URL"),
-    # validators: the call the workbench's validator adapter makes (urlwb/ssrf/validators/*)
-    "validators": Template("Python", "repro.py", "import validators\nprint(validators.url({input}, private=False))\n",
-                           _PY, needs="pip install validators"),
-    **{v + suffix: Template("JavaScript", "repro.js", head + host + check, _JS, needs=needs)
-       for suffix, host in (("", _HOST_URL), ("-url-parse", _HOST_URL_PARSE))
-       for v, head, check, needs in _JS_VALIDATORS},
-    "is-localhost-ip": Template("JavaScript", "repro.js", "const isLocalhost = require(\"is-localhost-ip\");\n"
-                                "const host = new URL({input}).hostname.replace(/^\\[|\\]$/g, \"\");\n"
-                                "isLocalhost(host).then((local) => console.log(host, \"isLocalhost:\", local));\n",
-                                _JS, needs="npm install is-localhost-ip"),
+                        "    curl_url_cleanup(h);\n    return 0;\n}}\n", "cc repro.c -lcurl && ./a.out"),
+    "cpp-ada": _fixed("C++", "repro.cpp",
+                      "#include \"ada.h\"\n#include <iostream>\n\nint main() {{\n"
+                      "    auto u = ada::parse<ada::url_aggregator>({input});\n    if (!u) {{ std::cout << \"failure\\n\"; return 0; }}\n"
+                      "    std::cout << u->get_href() << \"\\n\" << u->get_hostname() << \"\\n\";\n}}\n",
+                      "c++ -std=c++20 repro.cpp ada.cpp && ./a.out"),
+    "cpp-upa": _fixed("C++", "repro.cpp",
+                      "#include \"upa/url.h\"\n#include <iostream>\n\nint main() {{\n    upa::url u;\n"
+                      "    if (upa::success(u.parse({input}, nullptr))) std::cout << u.href() << \"\\n\" << u.hostname() << \"\\n\";\n"
+                      "    else std::cout << \"failure\\n\";\n}}\n", "c++ -std=c++17 repro.cpp -lupa_url && ./a.out"),
 }
+
+
+def template_of(parser: str) -> Template | None:
+    """The reproducer template ``parser``'s card names (a parser's or a validator's), filled
+    from its card; None when its card names none."""
+    card = _card(parser)
+    slots = card.reproducer if card is not None else None
+    return TEMPLATES[slots["template"]](slots) if slots else None
+
+
+def _card(name: str):
+    entry = oracles.REGISTRY.get(name)
+    return entry.card if entry is not None else oracles.VALIDATOR_SPECS.get(name)
+
+
+def tracker(parser: str, unknown: str) -> str:
+    """Where ``parser``'s maintainers take reports, as its card says (``tracker``), else ``unknown``."""
+    card = _card(parser)
+    return card.tracker if card is not None and card.tracker else unknown
+
+
+def with_templates() -> list[str]:
+    """Every parser and validator whose card names a reproducer template."""
+    names = [*oracles.REGISTRY, *oracles.VALIDATOR_SPECS]
+    return [n for n in names if _card(n) is not None and _card(n).reproducer]
+
 
 #: Node's URLSearchParams (urlencoded findings of the node oracle: the form parser)
 SEARCH_PARAMS = Template("JavaScript", "repro.js", "const p = new URLSearchParams({input});\nconsole.log(JSON.stringify([...p]));\n",
@@ -268,7 +225,7 @@ def _template(rec: dict) -> Template | None:
     base = rec["parser"].partition("@")[0]
     if base == "node" and (rec.get("rule") or "").startswith("urlencoded"):
         return SEARCH_PARAMS
-    return TEMPLATES.get(base)
+    return template_of(base)
 
 
 def reproducer(rec: dict) -> Reproducer | None:
@@ -330,7 +287,7 @@ def draft(rec: dict, repro: Reproducer | None = None) -> str:
              f"- **Input**: `{json.dumps(rec['input'], ensure_ascii=False)}`"
              + (f", base `{json.dumps(rec['base'], ensure_ascii=False)}`" if rec.get("base") is not None else ""),
              f"- **Contract**: {spec}: {v['spec']['clause']}",
-             f"- **Tracker**: {TRACKERS.get(name, 'unknown')}", "",
+             f"- **Tracker**: {tracker(name, 'unknown')}", "",
              "## Expected", "",
              f"Per {spec} ({v['spec']['clause']})"
              + (f": `{rec['expected']}`" if rec.get("expected") else "") + ".",
@@ -346,7 +303,7 @@ def draft(rec: dict, repro: Reproducer | None = None) -> str:
         lines.append(f"Already known: {up['url']} ({up['state']}"
                      + (f", fixed in {up['fixed_in']}" if up.get("fixed_in") else "") + "): this draft is not to be filed again.")
     else:
-        lines.append(f"No upstream report known to url-workbench (`urlwb/verdicts/upstream.toml`); search {TRACKERS.get(name, 'the tracker')} before filing.")
+        lines.append(f"No upstream report known to url-workbench (`urlwb/verdicts/upstream.toml`); search {tracker(name, 'the tracker')} before filing.")
     if rec.get("command"):
         lines += ["", f"Found with url-workbench: `{rec['command']}`."]
     return "\n".join(lines).rstrip() + "\n"

@@ -18,11 +18,11 @@ from collections import defaultdict
 
 from urlwb import corpus_store, oracles
 from urlwb.cliutil import MOST_COUNT, add_parsers, check_output_folder, count, add_targets, alias, shorten
+from urlwb.errors import UsageError
 from urlwb.findings import catalog, reproduce
 from urlwb.fuzzing.fuzz import load_stats
 from urlwb.fuzzdata import decode_text
 from urlwb.fuzzing.triage import artifact_dir, pending_artifacts
-from urlwb.errors import UsageError
 
 
 def _count(folder) -> int:
@@ -93,6 +93,10 @@ def run(args) -> int:
             items.append(i)
     show_findings(items, args.per_group)
     if args.drafts:
+        try:   # urlwb.toml's parsers too: a card's [reproducer] writes their reproducers
+            oracles.configure()
+        except oracles.manifests.ManifestError as exc:
+            raise UsageError(str(exc)) from None
         write_drafts([i for i in items if i.record["verdict"]["kind"] == "bug"], args.drafts)
     return 0
 

@@ -97,7 +97,7 @@ def run(args) -> int:
     count_flag("--executions", args.runs, least=0)
     seconds_flag("--every-seconds", args.every)
     try:
-        flagged = oracles.configure(args.oracle, config=False)
+        flagged = oracles.configure(args.oracle)   # urlwb.toml's parsers too: a card's [hunt] guides
     except oracles.manifests.ManifestError as exc:
         raise UsageError(str(exc)) from None
     target = targets.resolve(args.parser, args.instrument)
@@ -107,7 +107,7 @@ def run(args) -> int:
     with progress.heartbeat(f"urlwb hunt: preparing {target.name} (its oracle and its runner)",
                             after=progress.EVERY):
         args.version = _require_oracle(target.name)
-        runner = runners.runner_for(target, args.oracle if flagged else [])
+        runner = runners.runner_for(target, (args.oracle if flagged else []) + _declared(target.name))
         runner.prepare()
     if args.bench:
         return _bench(args, target, seconds)
@@ -120,6 +120,15 @@ def run(args) -> int:
     records = judge_records(target.name, summary) if summary["judged_on"] else finding_records(summary)
     print(f"report: {write_findings(out, records)}")
     return exitcodes.conclude(args, records, "hunt", out)
+
+
+def _declared(name: str) -> list[str]:
+    """The ``--oracle`` flag that declares ``name`` in the fuzzing child when urlwb.toml declared
+    it (a ``py:`` adapter: the child reads no config), else none."""
+    spec = oracles.REGISTRY[name].spec if name in oracles.REGISTRY else None
+    if spec is not None and spec.source == "config" and spec.callable:
+        return [f"{name}=py:{spec.callable}"]
+    return []
 
 
 def _against(target: targets.Target, ref: str | None) -> str | None:

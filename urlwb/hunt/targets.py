@@ -7,8 +7,9 @@ coverage ``go test -fuzz`` follows and measures; for a JVM parser Jazzer's
 ``--instrumentation_includes``; for Rust the crates compiled with SanitizerCoverage (the
 harness's dependency tree: ``url`` and what it uses; std is precompiled, not instrumented); for
 an npm parser (shipped, or a user's program run by ``node``) the folders whose scripts' V8 block
-coverage is read (:func:`js_roots`; ``urlwb/hunt/js_fuzz.py``). A parser that cannot be guided says why in one line
-(:data:`UNGUIDED`).
+coverage is read (:func:`js_roots`; ``urlwb/hunt/js_fuzz.py``). Each parser's card says which
+(its ``[oracle.hunt]`` table: ``language``, ``instrument``, ``harness``); a parser that cannot be
+guided says why in one line there (``unguided``).
 """
 
 from __future__ import annotations
@@ -41,66 +42,30 @@ class Target:
         return self.name.partition("@")[0]
 
 
-PYTHON = {
-    "urllib": ("urllib.parse",),
-    "rfc3986": ("rfc3986",),
-    "yarl": ("yarl",),
-    "urllib3": ("urllib3.util.url",),
-    "hyperlink": ("hyperlink",),
-}
-GO = {"go-net-url": (("net/url",), "FuzzNetURL")}
-JVM = {
-    "okhttp": (("okhttp3.**",), "okhttp"),
-    "spring-uricomponents": (("org.springframework.web.util.**",), "spring"),
-    "apache-httpclient5": (("org.apache.hc.core5.net.**", "org.apache.hc.client5.http.utils.**"), "apache"),
-}
-RUST = {"rust-url": (("url", "idna", "percent-encoding"), "hunt_rust_url")}
-#: npm parsers: the folders (relative to the adapter's folder) whose scripts' V8 block coverage
-#: guides urlwb/hunt/js_fuzz.py; a user's Node oracle: its script's folder (and NODE_PATH's)
-JS = {
-    "url-parse": ("node_modules/url-parse", "node_modules/querystringify", "node_modules/requires-port"),
-    "whatwg-url": ("node_modules/whatwg-url", "node_modules/tr46", "node_modules/webidl-conversions"),
-}
-#: oracle -> why it cannot be guided here
-UNGUIDED = {
-    "httptools": "its parser is C (a compiled extension): atheris sees no Python coverage in it",
-    "engine": "the engine is the judge; fuzz it with urlwb fuzz",
-    "java-uri": "java.net.URI is a JDK class, which Jazzer does not instrument",
-    "java-url": "java.net.URL is a JDK class, which Jazzer does not instrument",
-    "node": "Node's URL is ada, compiled into node: V8's coverage sees no script of it",
-    "node-legacy-url": "url.parse is one of Node's own modules (node:url), outside any folder V8's coverage is read for",
-}
-
-
 def resolve(name: str, instrument: list[str] | None = None) -> Target:
-    """The target for oracle ``name``; a user's ``py:`` oracle (registered by
-    ``oracles.configure``) is instrumented in its own top-level package unless ``instrument``
-    names modules. ``PARSER@VERSION`` is that parser's target on that release, built (or found)
-    in the versions cache first and registered as an oracle of that name, which the judge asks.
-    UsageError (one line) for an unknown or unguidable parser, or a version that cannot be had."""
+    """The target for oracle ``name``, as its card's ``[oracle.hunt]`` table says (a user's
+    ``[tool.urlwb.oracles.NAME.hunt]`` as a shipped one's); ``instrument`` overrides what a Python,
+    JVM or npm target instruments. A user's ``py:`` oracle without one (registered by
+    ``oracles.configure``) is instrumented in its own top-level package unless ``instrument`` names
+    modules, an oracle started by ``node`` in its script's folder. ``PARSER@VERSION`` is that
+    parser's target on that release, built (or found) in the versions cache first and registered as
+    an oracle of that name, which the judge asks. UsageError (one line) for an unknown or unguidable
+    parser, or a version that cannot be had."""
     if "@" in name:
         return _versioned(name, instrument)
-    if name in PYTHON:
-        return Target(name, "python", tuple(instrument or PYTHON[name]))
-    if name in GO:
-        pkgs, fn = GO[name]
-        return Target(name, "go", pkgs, fn)
-    if name in RUST:
-        crates, binary = RUST[name]
-        return Target(name, "rust", crates, binary)
-    if name in JVM:
-        pats, parser = JVM[name]
-        return Target(name, "jvm", tuple(instrument or pats), parser)
-    if name in JS:
-        return Target(name, "js", tuple(instrument or JS[name]))
     entry = oracles.REGISTRY.get(name)
-    if entry is not None and _runs_on_node(entry.spec) and name not in UNGUIDED:
+    hunt = (entry.card.hunt if entry is not None and entry.card is not None else None) or {}
+    if "language" in hunt:
+        language, own = hunt["language"], tuple(hunt.get("instrument", ()))
+        chosen = own if language in ("go", "rust") else tuple(instrument or own)
+        return Target(name, language, chosen, hunt.get("harness", ""))
+    if "unguided" in hunt:
+        raise UsageError(f"{name}: cannot be hunted: {hunt['unguided']}")
+    if entry is not None and _runs_on_node(entry.spec):
         return Target(name, "js", tuple(instrument or ()))
     if entry is not None and entry.spec is not None and entry.spec.callable:
         module = entry.spec.callable.partition(":")[0]
         return Target(name, "python", tuple(instrument or [module.split(".")[0]]))
-    if name in UNGUIDED:
-        raise UsageError(f"{name}: cannot be hunted: {UNGUIDED[name]}")
     if entry is not None:
         raise UsageError(f"{name}: no guided harness for it (huntable: {', '.join(huntable())}, "
                          f"or your own with --oracle NAME=py:package.module:function)")
@@ -108,7 +73,9 @@ def resolve(name: str, instrument: list[str] | None = None) -> Target:
 
 
 def huntable() -> list[str]:
-    return list(PYTHON) + list(GO) + list(JVM) + list(RUST) + list(JS)
+    """The parsers whose card says what guides a hunt in them, in the registry's order."""
+    return [n for n, e in oracles.REGISTRY.items()
+            if e.card is not None and "language" in (e.card.hunt or {}) and "@" not in n]
 
 
 def _runs_on_node(spec) -> bool:

@@ -187,12 +187,19 @@ class Entry:
     ``docs/oracle-protocol.md``, or a ``py:`` callable). ``family`` is updated from the hello line once the
     oracle has started."""
 
-    __slots__ = ("name", "family", "language", "module", "factory", "spec")
+    __slots__ = ("name", "family", "language", "module", "factory", "spec", "_card")
 
     def __init__(self, name: str, family: str, language: str, module: str, factory: str,
-                 spec: manifests.Spec | None = None):
+                 spec: manifests.Spec | None = None, card: manifests.Spec | None = None):
         self.name, self.family, self.language = name, family, language
         self.module, self.factory, self.spec = module, factory, spec
+        self._card = card
+
+    @property
+    def card(self) -> manifests.Spec | None:
+        """Everything declared about the parser: its ``spec`` for a program or a ``py:``
+        callable, its ``in_process.toml`` card for an in-process one."""
+        return self._card if self._card is not None else self.spec
 
     @property
     def skip(self) -> str | None:
@@ -205,24 +212,15 @@ class Entry:
         return self.spec is None or self.spec.callable is not None
 
 
-def _builtin(name: str, module: str, factory: str, family: str, language: str) -> Entry:
-    return Entry(name, family, language, f"urlwb.oracles.{module}", factory)
+def _in_process(card: manifests.Spec) -> Entry:
+    module, _, factory = card.adapter.partition(":")
+    return Entry(card.name, card.family, card.language, f"urlwb.oracles.{module}", factory, card=card)
 
 
-#: name -> Entry: the in-process oracles, then every shipped manifest's (``*/oracles.toml``),
-#: then the user's (:func:`configure`); imports are lazy, so a missing package costs nothing.
-REGISTRY: dict[str, Entry] = {e.name: e for e in [
-    _builtin("engine", "whatwg", "EngineOracle", "whatwg", "Python"),
-    _builtin("ada_url", "whatwg", "AdaOracle", "whatwg", "C++"),
-    _builtin("upa_url", "whatwg", "UpaOracle", "whatwg", "C++"),
-    _builtin("pywhatwgurl", "whatwg", "PyWhatwgUrlOracle", "whatwg", "Python"),
-    _builtin("urllib", "other", "UrllibOracle", "other", "Python"),
-    _builtin("rfc3986", "other", "Rfc3986Oracle", "other", "Python"),
-    _builtin("yarl", "other", "YarlOracle", "other", "Python"),
-    _builtin("urllib3", "other", "Urllib3Oracle", "other", "Python"),
-    _builtin("hyperlink", "other", "HyperlinkOracle", "other", "Python"),
-    _builtin("httptools", "other", "HttptoolsOracle", "other", "C"),
-]}
+#: name -> Entry: the in-process oracles (``in_process.toml``), then every shipped manifest's
+#: (``*/oracles.toml``), then the user's (:func:`configure`); imports are lazy, so a missing
+#: package costs nothing.
+REGISTRY: dict[str, Entry] = {c.name: _in_process(c) for c in manifests.read_in_process()}
 #: name -> Spec: host-level oracles declared by manifests (kind "host"), for urlwb.oracles.hosts
 HOST_SPECS: dict[str, manifests.Spec] = {}
 #: one line per manifest that could not be read

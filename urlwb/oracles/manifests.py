@@ -5,7 +5,9 @@ Protocol and manifest format: ``docs/oracle-protocol.md``. This module only read
 declarations into :class:`Spec` records and says why one cannot run (a command not on PATH, a
 build output missing); starting and feeding them is :mod:`urlwb.oracles.supervisor`'s job. It
 imports nothing else of the workbench (but :mod:`urlwb.children`, which imports none, for its
-probes), so that ``urlwb.oracles`` can read the manifests when it is imported.
+probes, and :mod:`urlwb.oracles.cards`, the card schema every ``[[oracle]]`` table and user's entry
+is held to before its fields are read), so that ``urlwb.oracles`` can read the manifests when it
+is imported.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import sys
 import tomllib
 
 from urlwb import children
+from urlwb.oracles import cards
 
 ROOT = pathlib.Path(__file__).resolve().parent
 #: the shipped SSRF validators' folders (``urlwb/ssrf/validators/<folder>/oracles.toml``, kind
@@ -47,9 +50,6 @@ NEW_MACHINE_HAS = frozenset({"python3", "go", "cargo", "java", "javac", "mvn", "
 NAME = re.compile(r"[a-z0-9][a-z0-9_.-]*\Z")
 
 _FOLDER_KEYS = {"language", "requires", "apt", "apt_for", "probe", "build", "family", "oracle"}
-_ORACLE_KEYS = {"name", "command", "family", "kind", "deadline", "start_deadline", "max_input",
-                "window", "max_restarts", "quirks", "needs", "env", "language", "requires", "probe",
-                "loopback"}
 #: seconds a readiness probe may take (a JVM or a compiler's preprocessor is the slow case)
 PROBE_TIMEOUT = 20.0
 
@@ -114,6 +114,27 @@ class Spec:
     #: a shipped one that only ``make oracles`` makes ready: it needs what its folder's ``build``
     #: makes, a probe of what its ``apt`` installs, or a command its ``apt`` brings
     made_by_oracles: bool = False
+    #: its known deviations, as its card lists them: (``when``, ``reason`` or None), ``when``
+    #: naming a predicate of :mod:`urlwb.oracles.deviations` or ``py:package.module:function``
+    deviations: tuple[tuple[str, str | None], ...] = ()
+    #: an in-process parser (``in_process.toml``): ``module:Factory`` under ``urlwb.oracles``
+    adapter: str | None = None
+    #: what ``urlwb reach`` measures of it (``tool``, ``code``, ``jars``, ``note``) or why it does not
+    #: (``unmeasured``): urlwb.reach.targets
+    reach: dict | None = None
+    #: what guides ``urlwb hunt`` in it (``language``, ``instrument``, ``harness``) or why nothing
+    #: can (``unguided``): urlwb.hunt.targets
+    hunt: dict | None = None
+    #: its standalone reproducer: a template of urlwb.findings.reproduce by name and its slots
+    reproducer: dict | None = None
+    #: where its maintainers take reports (a bug's draft names it)
+    tracker: str | None = None
+    #: its findings as tests in its own language (``urlwb export tests``): the suite's language,
+    #: the read template by name, and what the suite must know of its API
+    export: dict | None = None
+    #: a client (kind ``client``): the parser of the registry it fetches with, which the SSRF
+    #: resolver model reads it by (urlwb.ssrf.observe.model)
+    parser: str | None = None
 
     @property
     def skip(self) -> str | None:
@@ -167,11 +188,17 @@ class Folder:
 MOST_SECONDS = 3600.0
 
 
+def _card(table: dict, where: str) -> dict:
+    """``table`` held to the card schema (:mod:`urlwb.oracles.cards`): ManifestError, one line
+    naming the key, when it does not fit."""
+    try:
+        return cards.check(table, where)
+    except cards.CardError as exc:
+        raise ManifestError(str(exc)) from None
+
+
 def _fields(table: dict, where: str, base: Spec) -> Spec:
-    """The per-oracle fields of ``table`` over ``base``, each type-checked."""
-    unknown = set(table) - _ORACLE_KEYS
-    if unknown:
-        raise ManifestError(f"{where}: unknown field {sorted(unknown)[0]!r}")
+    """The per-oracle fields of ``table`` (a card, already held to the schema) over ``base``."""
     spec = dataclasses.replace(base)
 
     def number(key, kind, low, high):
@@ -188,29 +215,22 @@ def _fields(table: dict, where: str, base: Spec) -> Spec:
     spec.max_restarts = number("max_restarts", int, 0, 10**6)
     for key in ("family", "kind", "language"):
         if key in table:
-            if not isinstance(table[key], str):
-                raise ManifestError(f"{where}: {key} must be a string")
             setattr(spec, key, table[key])
+    # a folder's own family (its default) is not a card's: checked here
     if spec.family not in ("whatwg", "other"):
         raise ManifestError(f"{where}: family must be \"whatwg\" or \"other\", not {spec.family!r}")
-    if spec.kind not in ("url", "host", "validator", "client"):
-        raise ManifestError(f"{where}: kind must be \"url\", \"host\", \"validator\" or \"client\", not {spec.kind!r}")
-    for key in ("quirks", "needs", "requires"):
-        v = table.get(key, [])
-        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-            raise ManifestError(f"{where}: {key} must be a list of strings")
     spec.quirks = tuple(table.get("quirks", base.quirks))
-    if "loopback" in table:
-        if not isinstance(table["loopback"], bool):
-            raise ManifestError(f"{where}: loopback must be true or false")
-        spec.loopback = table["loopback"]
+    spec.loopback = table.get("loopback", base.loopback)
     if "probe" in table:
         spec.probe = (*base.probe, _probe(table["probe"], where))
     spec.requires = (*base.requires, *table.get("requires", []))
-    env = table.get("env", {})
-    if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
-        raise ManifestError(f"{where}: env must be a table of strings")
-    spec.env = {**base.env, **env}
+    spec.env = {**base.env, **table.get("env", {})}
+    spec.deviations = tuple((d["when"], d.get("reason")) for d in table.get("deviations", ()))
+    spec.reach, spec.hunt = table.get("reach", base.reach), table.get("hunt", base.hunt)
+    spec.reproducer = table.get("reproducer", base.reproducer)
+    spec.tracker = table.get("tracker", base.tracker)
+    spec.export = table.get("export", base.export)
+    spec.parser = table.get("parser", base.parser)
     return spec
 
 
@@ -222,8 +242,8 @@ def _command(value, where: str, cwd: pathlib.Path) -> list[str]:
             value = shlex.split(value)
         except ValueError as exc:
             raise ManifestError(f"{where}: command: {exc}") from None
-    if not isinstance(value, list) or not value or not all(isinstance(x, str) and x for x in value):
-        raise ManifestError(f"{where}: command must be a non-empty list of strings")
+    if not value:
+        raise ManifestError(f"{where}: command must be a non-empty list of strings, or one shell-quoted string")
     cmd = [a.replace("{python}", sys.executable) for a in value]
     if "/" in cmd[0] and not os.path.isabs(cmd[0]):
         cmd[0] = str(cwd / cmd[0])
@@ -298,10 +318,8 @@ def read_folder(manifest: pathlib.Path) -> Folder:
                     apt=packages)
         specs = []
         for n, table in enumerate(tables, 1):
-            w = f"{where} oracle {n}"
-            name = table.get("name")
-            if not isinstance(name, str) or not NAME.match(name):
-                raise ManifestError(f"{w}: name must match {NAME.pattern[:-2]}")
+            name = table.get("name") if isinstance(table, dict) else None
+            _card(table, f"{where} {name}" if isinstance(name, str) and NAME.match(name) else f"{where} oracle {n}")
             spec = _fields({k: v for k, v in table.items() if k not in ("name", "command")}, f"{where} {name}", base)
             spec.name = name
             spec.command = _command(table.get("command"), f"{where} {name}", folder)
@@ -322,6 +340,32 @@ def read_folder(manifest: pathlib.Path) -> Folder:
     return Folder(folder, language, requires, apt, build, specs, apt_for=dict(apt_for))
 
 
+#: the cards of the parsers that run in the workbench's own process
+IN_PROCESS = ROOT / "in_process.toml"
+
+
+def read_in_process(path: pathlib.Path = IN_PROCESS) -> list[Spec]:
+    """The in-process parsers' cards: each ``[[oracle]]`` with an ``adapter`` (``module:Factory``
+    under ``urlwb.oracles``) where a program's card has its ``command``. ManifestError (one line)
+    for a card that cannot be read: these are the workbench's own."""
+    where = path.name
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ManifestError(f"{where}: {exc}") from None
+    specs = []
+    for n, table in enumerate(data.get("oracle", []), 1):
+        name, adapter = table.get("name"), table.get("adapter")
+        _card(table, f"{where} {name}" if isinstance(name, str) and NAME.match(name) else f"{where} oracle {n}")
+        if adapter is None:
+            raise ManifestError(f"{where} {name}: an in-process card has an adapter (module:Factory), not a command")
+        rest = {k: v for k, v in table.items() if k not in ("name", "adapter")}
+        spec = _fields(rest, f"{where} {name}", Spec(name=name, command=[], cwd=ROOT, source="in-process"))
+        spec.adapter = adapter
+        specs.append(spec)
+    return specs
+
+
 def discover(root: pathlib.Path = ROOT) -> list[Folder]:
     """Every ``<root>/*/oracles.toml``, in folder order."""
     return [read_folder(m) for m in sorted(root.glob("*/oracles.toml"))]
@@ -337,6 +381,10 @@ def user_spec(name: str, value, source: str, cwd: pathlib.Path | None = None) ->
     if not NAME.match(name):
         raise ManifestError(f"{where}: a name is lowercase letters, digits and . _ - (e.g. mine)")
     base = Spec(name=name, command=[], cwd=cwd, source=source)
+    _card({"name": name, **value} if isinstance(value, dict) else {"name": name, "command": value}, where)
+    if isinstance(value, dict) and "adapter" in value:
+        raise ManifestError(f"{where}: adapter is for the workbench's in-process parsers; "
+                            "yours is command = \"py:package.module:function\"")
     table = {}
     if isinstance(value, dict):
         table = dict(value)

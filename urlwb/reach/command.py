@@ -22,7 +22,8 @@ from urlwb import exitcodes, oracles, progress
 from urlwb.cliutil import DEPRECATED, MOST_COUNT, check_outputs, count, add_oracle, add_out, add_parsers, add_seed, count_flag
 from urlwb.errors import UsageError
 from urlwb.reach import golang, inputs, jvm, node, python, report, ruby
-from urlwb.reach.targets import TARGETS, UNMEASURED
+from urlwb.reach.targets import Target
+from urlwb.reach.targets import target as target_of
 
 DEFAULT_OUT = pathlib.Path("reports") / "reach"
 
@@ -43,7 +44,7 @@ def add_arguments(p) -> None:
 
 def resolve(names: list[str], flags: list[str]) -> list[str]:
     try:
-        oracles.configure(flags, config=False)
+        oracles.configure(flags)   # urlwb.toml's parsers too: a card's [reach] says what to measure
         return oracles.resolve_names(names)
     except oracles.manifests.ManifestError as exc:
         raise UsageError(str(exc)) from None
@@ -56,12 +57,14 @@ def measure_one(name: str, items, log=print):
     entry = oracles.REGISTRY[name]
     if entry.skip:
         return f"not built here: {entry.skip}"
+    target = target_of(name)
     if entry.spec is not None and entry.spec.callable:
+        # a py: adapter: its card's modules (the parser's own), else the adapter's module
         module = entry.spec.callable.partition(":")[0]
-        return python.measure(name, "Python", (module,), items, [f"{name}={_flag(entry.spec)}"])
-    target = TARGETS.get(name)
-    if target is None:
-        return UNMEASURED.get(name, "no coverage tool for it is wired into urlwb reach")
+        code = target.code if isinstance(target, Target) and target.tool == "python" else (module,)
+        return python.measure(name, "Python", code, items, [f"{name}={_flag(entry.spec)}"])
+    if isinstance(target, str):
+        return target
     if target.tool == "python":
         r = python.measure(name, entry.language, target.code, items, [])
     elif target.tool == "go":

@@ -2,13 +2,14 @@
 connects (its parser's host through its resolver, :mod:`urlwb.ssrf.fetchers`), against where
 the listeners saw it connect.
 
-Each client is modelled by the URL parser of the registry it fetches with (:data:`MODEL_OF`); a
-client with none (httpx has its own parser, which no oracle wraps) is not compared. The model's
-address is compared with the address the client reached, the port left aside (the model has
-none). The model's unspecified addresses are read as Linux's ``connect`` reads them (0.0.0.0 and
-``::`` reach the local host, 127.0.0.1 and ::1: the policy's assumption, checked here by
-observation). A model that says "a DNS name", "refused" or "no connection" predicts that the
-client reaches nothing in the sealed network (there is no DNS there).
+Each client is modelled by the URL parser of the registry it fetches with (its card's ``parser``,
+:data:`MODEL_OF`); a client with none (httpx has its own parser, which no oracle wraps) is not
+compared. The model's address is compared with the address the client reached, the port left
+aside (the model has none). The model's unspecified addresses are read as Linux's ``connect``
+reads them (0.0.0.0 and ``::`` reach the local host, 127.0.0.1 and ::1: the policy's
+assumption, checked here by observation). A model that says "a DNS name", "refused" or "no
+connection" predicts that the client reaches nothing in the sealed network (there is no DNS
+there).
 """
 
 from __future__ import annotations
@@ -16,22 +17,12 @@ from __future__ import annotations
 import dataclasses
 import ipaddress
 
+from urlwb.ssrf.observe import clients
 from urlwb.ssrf.policy import Destination
 
-#: client -> the parser of urlwb.oracles.REGISTRY the model reads it by, and why
-MODEL_OF = {
-    "curl": "libcurl",                 # curl_url_set, then getaddrinfo
-    "go-net-http": "go-net-url",       # http.NewRequest -> url.Parse; net.Dialer: ParseIP, else a lookup
-    "java-httpclient": "java-uri",     # HttpRequest.newBuilder(URI.create(...)); InetAddress
-    "okhttp-call": "okhttp",           # Request.Builder().url(String) -> HttpUrl; Dns.SYSTEM
-    "python-urllib": "urllib",         # urllib.request: urlsplit; socket.create_connection
-    "requests": "urllib3",             # requests' prepare_url: urllib3.util.parse_url
-    "httpx": None,                     # httpx._urlparse: no oracle of the registry
-    "node-fetch": "node",              # undici: new URL(); net.connect (dns.lookup)
-    "ruby-net-http": "ruby-uri-rfc3986",  # URI(): the RFC 3986 parser; TCPSocket (getaddrinfo)
-    "php-streams": "php-parse-url",    # the http:// wrapper: php_url_parse_ex; getaddrinfo
-    "dotnet-httpwebrequest": "dotnet-system-uri",  # WebRequest.Create: System.Uri; Mono's Dns (getaddrinfo)
-}
+#: client -> the parser of urlwb.oracles.REGISTRY the model reads it by (its card's ``parser``,
+#: where the card says why), None for a client the model has no parser for
+MODEL_OF = {name: spec.parser for name, spec in clients.declared().items()}
 
 _KERNEL = {ipaddress.ip_address("0.0.0.0"): "127.0.0.1", ipaddress.ip_address("::"): "::1"}
 

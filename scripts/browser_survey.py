@@ -3,10 +3,10 @@ inputs through both browser adapters, each difference put in the first cluster t
 
 https://url.spec.whatwg.org/#url-parsing
 
-    .venv/bin/python urlwb/oracles/browsers/survey.py [--generate 10000] [--seed 1]
+    .venv/bin/python scripts/browser_survey.py [--generate 10000] [--seed 1]
 
-Clusters are the documented deviations (``deviations.py``) first, then the findings below: a
-browser's difference from the Standard without a documented cause, named after what it does,
+Clusters are the documented deviations (the browsers' cards, ``urlwb/oracles/browsers/oracles.toml``)
+first, then the findings below: a browser's difference from the Standard without a documented cause, named after what it does,
 with the WPT test it resembles. A finding's predicate is a description, not a proof: it groups
 the differences so that each group can be read; ``unexplained`` is what no cluster took. This
 script is how the counts in the deviations' and findings' notes were measured; it is a tool for
@@ -22,15 +22,15 @@ import re
 import sys
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parents[3]
-HERE = pathlib.Path(__file__).resolve().parent
-sys.path[:0] = [str(ROOT), str(HERE)]
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+#: the browsers' adapters
+HERE = ROOT / "urlwb" / "oracles" / "browsers"
+sys.path[:0] = [str(ROOT)]
 
-from deviations import DEVIATIONS  # noqa: E402
 from tests.oracles.adapter_driver import Adapter  # noqa: E402
 from urlwb.differential import classify  # noqa: E402
 from urlwb.differential.generate import generate, wpt_cases  # noqa: E402
-from urlwb.oracles import FAILURE, Record, from_api, to_usv  # noqa: E402
+from urlwb.oracles import FAILURE, Record, deviations, from_api, to_usv  # noqa: E402
 from urlwb.oracles.whatwg import EngineOracle  # noqa: E402
 
 _C0_SPACE = "".join(map(chr, range(0x21)))
@@ -188,8 +188,8 @@ def run_browser(name: str, pairs: list[tuple[str, str | None]]) -> tuple[list[Re
 
 
 def cluster_of(name: str, right: Record, peer: Record, input: str, base: str | None) -> str:
-    for oracle, predicate, reason in DEVIATIONS:
-        if oracle == name and predicate(right, peer, input, base):
+    for predicate, reason in deviations.of(name):
+        if predicate(right, peer, input, base):
             return "deviation: " + reason
     for oracle, title, _, predicate in FINDINGS:
         if oracle == name and predicate(right, peer, input, base):

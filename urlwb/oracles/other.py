@@ -57,9 +57,12 @@ class UrllibOracle(Oracle):
             return FAILURE
         except Exception as exc:  # noqa: BLE001 - undocumented: the oracle crashed
             return crashed(exc)
-        # urlsplit cannot tell an empty query or fragment from none.
-        return Record(False, s.scheme, s.username or "", s.password or "",
-                      _bracket(s.hostname) if s.netloc or s.hostname else None, port, s.path,
+        # urlsplit cannot tell an empty query or fragment from none. The userinfo as urlsplit
+        # reads it: None absent, "" present and empty (http://:@h); brackets back on an IP literal
+        # written in them (an IPvFuture too), as its owner's tests read it (urlwb/verdicts/owner_tests).
+        host = s.hostname
+        return Record(False, s.scheme, s.username, s.password,
+                      (f"[{host}]" if host and "[" in s.netloc else host) if s.netloc or host else None, port, s.path,
                       _none_if_empty(s.query), _none_if_empty(s.fragment), s.geturl())
 
 

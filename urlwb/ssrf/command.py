@@ -43,6 +43,7 @@ from urlwb.findings import record
 from urlwb.ssrf import catalog, fetchers, hunt, inputs, install, policy, regress, report
 from urlwb.ssrf.finding_records import finding_records
 from urlwb.ssrf.observe import run as observing
+from urlwb.differential import facts
 
 DEFAULT_OUT = pathlib.Path("reports") / "ssrf"
 #: the minimizer's own budget, after the hunt
@@ -188,7 +189,7 @@ def _inputs_run(args, pol, user_inputs, client_names, validators, fetcher_oracle
     print(f"report: {paths[0]}")
     # one list of records for findings.jsonl, --sarif and --junit (as the hunt's, below)
     records = finding_records(_per_validator_witness(run_cells, asker, pol, fetcher_oracles), validators, {},
-                              list(pol.categories), found)
+                              list(pol.categories), found, asker)
     print(f"report: {record.write_findings(args.out, records)}")
     report_formats.emit(args, lambda: records, "ssrf", args.out)
     return 1 if any(v.findings for v in validators.values()) else 0
@@ -267,7 +268,7 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped, client_name
     if not args.no_file:
         for (v, w), fs in per_vw.items():
             path = regress.file(v, by_name[v].base if v in by_name else None, validators[v].version, w, fs,
-                                list(pol.categories))
+                                list(pol.categories), facts.own_host(asker, v, w))
             if path:
                 filed.append(str(path))
     found_bad = any(v.findings for v in validators.values())
@@ -289,7 +290,7 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped, client_name
     # one list of records: findings.jsonl, --sarif and --junit (the clients' observations when
     # they ran, else the model's bypasses judged by the validator's contract; then the validators'
     # own failures)
-    records = finding_records(per_vw, validators, by_name, list(pol.categories), observed_findings)
+    records = finding_records(per_vw, validators, by_name, list(pol.categories), observed_findings, asker)
     paths.append(record.write_findings(args.out, records))
     print(f"report: {paths[0]} (and {', '.join(p.name for p in paths[1:])}); "
           f"{len(filed)} new regress entries in corpus/ssrf/regress/")

@@ -108,13 +108,30 @@ def _host_same(a: str | None, b: str | None, equivalence: bool = True) -> bool:
     (RFC 3986 §6.2.2's: ``%65vil.com`` is ``evil.com``) also after percent-encoding
     normalization. Two readings compared for a hazard are compared without it: a client that
     resolves ``%65vil.com`` as written goes elsewhere than one that decodes it."""
-    a, b = (a or "").lower(), (b or "").lower()
-    if a == b or (equivalence and _pct_same(a, b)):
+    a, b = a or "", b or ""
+    if a.lower() == b.lower():
+        return True
+    # percent-decoded first, then compared case-insensitively: lowercasing '%E2%93%87' before
+    # decoding it gives U+24C7 on one side and the lowercased U+24E1 on the other
+    if equivalence and (_pct_same(a, b) or urllib.parse.unquote(a).lower() == urllib.parse.unquote(b).lower()):
         return True
     try:
         return ipaddress.ip_address(a.strip("[]").split("%")[0]) == ipaddress.ip_address(b.strip("[]").split("%")[0])
     except ValueError:
         return False
+
+
+def _without_empty_password(userinfo: str | None) -> str:
+    """``user:`` and ``user``, ``:`` and none, are one userinfo here: the oracle protocol lets an
+    adapter send "" for an absent password (a WHATWG parser cannot tell them apart), so an empty
+    password is not counted (the module docstring's leniency), whichever side has it."""
+    u = userinfo or ""
+    return u[:-1] if u.endswith(":") and u.index(":") == len(u) - 1 else u
+
+
+def _userinfo_same(a: str | None, b: str | None) -> bool:
+    a, b = _without_empty_password(a), _without_empty_password(b)
+    return a == b or _pct_same(a, b)
 
 
 def _record_userinfo(r: Record) -> str | None:
@@ -135,7 +152,7 @@ def rfc_difference(spec: str, input: str, base: str | None, r: Record) -> tuple[
                           and rfc3986.host_kind(input, "rfc2396") == "reg-name")
     checks = [("scheme", e.scheme, scheme, lambda a, b: a == b)]
     if not registry_authority:   # RFC 2396 §3.2: a registry-based authority has no host
-        checks += [("userinfo", e.userinfo, _record_userinfo(r), lambda a, b: (a or "") == (b or "") or _pct_same(a, b)),
+        checks += [("userinfo", e.userinfo, _record_userinfo(r), _userinfo_same),
                    ("host", e.host, r.host, lambda a, b: _host_same(a, b)),
                    ("port", e.port, port, lambda a, b: a == b)]
     path = rfc3986.normalize_pct(r.path or "")
@@ -178,7 +195,7 @@ def record_difference(a: Record, b: Record, strict: bool = False) -> str | None:
     for component in COMPONENTS:
         if component == "userinfo":
             x, y = _record_userinfo(a), _record_userinfo(b)
-            if (x or "") != (y or "") and not _pct_same(x, y):
+            if not _userinfo_same(x, y):
                 return "userinfo"
             continue
         x, y = getattr(a, component), getattr(b, component)
@@ -188,6 +205,9 @@ def record_difference(a: Record, b: Record, strict: bool = False) -> str | None:
             if not _host_same(x, y, equivalence=False):
                 return "host"
             continue
+        if component == "path" and a.host is not None and b.host is not None \
+                and (a.scheme or "").lower() in rfc3986.DEFAULT_PORTS:
+            x, y = x or "/", y or "/"   # §6.2.3: an empty path with an authority is "/", as classify.lenient
         if component == "port":
             dx = rfc3986.DEFAULT_PORTS.get((a.scheme or "").lower(), -1)
             x, y = (None if x == dx else x), (None if y == dx else y)

@@ -22,6 +22,7 @@ import argparse
 import importlib
 import json
 import pathlib
+import re
 import sys
 import unittest
 import urllib.parse
@@ -54,6 +55,169 @@ def _urllib_miner():
 
 
 MINERS = {"urllib": _urllib_miner}
+
+# --- libcurl: the tables of tests/libtest/lib1560.c at the release's tag --------------------------
+#
+# curl's URL API is tested by tables in C: get_parts_list (input, the parts curl_url_get gives as
+# "scheme | user | password | options | host | port | path | query | fragment", "[N]" where the
+# part is absent, CURLUcode N; url flags; get flags; the code curl_url_set returns) and
+# get_url_list (input, the URL curl_url_get(CURLUPART_URL) gives, flags, code). Mined: the rows
+# whose flags are the adapter's (urlwb/oracles/curl/adapter.c sets with CURLU_NON_SUPPORT_SCHEME
+# or nothing else, gets with 0), on the branch of "#ifdef" a default build takes (#else of
+# USE_IDN and the like is skipped: only rows outside any #if are kept).
+
+CURL_PARTS = ("scheme", "username", "password", "options", "host", "port", "path", "query", "fragment")
+#: the set flags under which a row reads as the adapter's (CURLU_NON_SUPPORT_SCHEME only widens
+#: the schemes accepted: a row with 0 on a supported scheme reads the same)
+CURL_SET_FLAGS = {"0", "CURLU_NON_SUPPORT_SCHEME"}
+
+
+def _c_literals(text: str) -> list:
+    """The initializer's items: adjacent string literals joined and unescaped (bytes as UTF-8),
+    anything else as its source text."""
+    items, cur, i = [], [], 0
+    while i < len(text):
+        ch = text[i]
+        if ch == '"':
+            j, buf = i + 1, bytearray()
+            while text[j] != '"':
+                if text[j] == "\\":
+                    e = text[j + 1]
+                    if e == "x":
+                        k = j + 2
+                        while k < len(text) and text[k] in "0123456789abcdefABCDEF":
+                            k += 1
+                        buf.append(int(text[j + 2:k], 16) & 0xFF)
+                        j = k
+                        continue
+                    if e in "01234567":
+                        k = j + 1
+                        while k < j + 4 and text[k] in "01234567":
+                            k += 1
+                        buf.append(int(text[j + 1:k], 8))
+                        j = k
+                        continue
+                    buf += {"n": b"\n", "t": b"\t", "r": b"\r", "\\": b"\\", '"': b'"', "'": b"'"}.get(e, e.encode())
+                    j += 2
+                    continue
+                buf += text[j].encode("utf-8")
+                j += 1
+            cur.append(bytes(buf))
+            i = j + 1
+        elif ch == ",":
+            items.append(b"".join(cur).decode("utf-8", "surrogateescape") if cur and all(isinstance(c, bytes) for c in cur)
+                         else "".join(c if isinstance(c, str) else "" for c in cur).strip())
+            cur, i = [], i + 1
+        elif ch.isspace():
+            i += 1
+        else:
+            j = i
+            while j < len(text) and text[j] not in ',"':
+                j += 1
+            cur.append(text[i:j].strip())
+            i = j
+    if cur:
+        items.append(b"".join(cur).decode("utf-8", "surrogateescape") if all(isinstance(c, bytes) for c in cur)
+                     else "".join(c for c in cur if isinstance(c, str)).strip())
+    return items
+
+
+def _c_rows(source: str, table: str):
+    """(line, items) of each row of the C array ``table`` outside any #if."""
+    start = source.index(f" {table}[]")
+    body_start = source.index("{", start) + 1
+    depth_if, row, row_line, depth = 0, [], None, 0
+    lines = source[body_start:].split("\n")
+    first = source[:body_start].count("\n") + 1
+    for n, line in enumerate(lines, first):
+        stripped = line.strip()
+        if stripped.startswith("#if"):
+            depth_if += 1
+            continue
+        if stripped.startswith("#endif"):
+            depth_if -= 1
+            continue
+        if stripped.startswith("#"):
+            continue
+        if depth == 0 and stripped.startswith("};"):
+            return
+        code = re.sub(r"/\*.*?\*/", "", line)
+        for k, ch in enumerate(code):
+            if ch == "{" and not _in_string(code, k):
+                if depth == 0:
+                    row, row_line = [], n
+                depth += 1
+                if depth == 1:
+                    row.append(code[k + 1:])
+                    break
+        else:
+            if depth:
+                row.append(code)
+        if depth and re.search(r"\}\s*,?\s*$", code) and not _in_string(code, code.rstrip().rstrip(",").rstrip().rfind("}")):
+            depth = 0
+            text = "\n".join(row)
+            text = text[:text.rfind("}")]
+            if depth_if == 0:
+                yield row_line, _c_literals(text)
+
+
+def _in_string(code: str, k: int) -> bool:
+    quotes, i = 0, 0
+    while i < k:
+        if code[i] == "\\":
+            i += 2
+            continue
+        if code[i] == '"':
+            quotes += 1
+        i += 1
+    return quotes % 2 == 1
+
+
+def _curl_reading(parts: str) -> dict:
+    values = [p.strip() for p in parts.split(" | ")]
+    if len(values) != len(CURL_PARTS):
+        raise ValueError(parts)
+    out = {}
+    for name, value in zip(CURL_PARTS, values):
+        out[name] = None if re.fullmatch(r"\[\d+\]", value) else value
+    if out["port"] is not None:
+        out["port"] = int(out["port"])
+    return out
+
+
+def mine_curl(source_path: pathlib.Path, tag: str) -> dict:
+    source = source_path.read_text(encoding="utf-8", errors="surrogateescape")
+    path = "tests/libtest/lib1560.c"
+    cases = []
+    for table in ("get_parts_list", "get_url_list"):
+        for line, items in _c_rows(source, table):
+            if len(items) < 5:
+                continue
+            input, out, setflags, getflags, code = items[:5]
+            if input == "NULL" or setflags not in CURL_SET_FLAGS or getflags != "0":   # NULL: the terminator
+                continue
+            if setflags == "0" and code in ("CURLUE_UNSUPPORTED_SCHEME", "CURLUE_BAD_SCHEME"):
+                continue   # the scheme check is the flag's: the adapter sets CURLU_NON_SUPPORT_SCHEME
+            if any("\udc80" <= ch <= "\udcff" for ch in input + out):
+                continue   # bytes that are not UTF-8: the oracle protocol sends text
+            case = {"input": input, "base": None, "at": f"{path}:{line}", "call": table}
+            if code != "CURLUE_OK":
+                case["reading"] = {"failure": code}
+            elif table == "get_parts_list":
+                case["reading"] = _curl_reading(out)
+            else:
+                case["reading"] = {"href": out}
+            cases.append(case)
+    version = tag.removeprefix("curl-").replace("_", ".")
+    return {"parser": "libcurl", "release": version,
+            "provenance": {"repo": "curl/curl", "path": path, "tag": tag,
+                           "shipped": "curl's own test tables (not shipped with the library): extracted at the tag"},
+            "mined_by": f"scripts/mine_owner_tests.py libcurl --source lib1560.c --tag {tag}",
+            "tests": {"tables": ["get_parts_list", "get_url_list"],
+                      "kept": "rows with the adapter's flags (set: 0 or CURLU_NON_SUPPORT_SCHEME, but not a row set with 0 "
+                              "that fails on its scheme; get: 0), outside #if, "
+                              "in UTF-8 (the oracle protocol sends text)"},
+            "cases": cases}
 
 
 def mine(parser: str) -> dict:
@@ -130,10 +294,17 @@ def mine(parser: str) -> dict:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("parser", choices=sorted(MINERS))
+    p.add_argument("parser", choices=sorted([*MINERS, "libcurl"]))
     p.add_argument("--check", action="store_true")
+    p.add_argument("--source", type=pathlib.Path, help="libcurl: tests/libtest/lib1560.c at --tag")
+    p.add_argument("--tag", help="libcurl: the release's tag (curl-7_88_1)")
     args = p.parse_args()
-    data = mine(args.parser)
+    if args.parser == "libcurl":
+        if not args.source or not args.tag:
+            p.error("libcurl needs --source and --tag")
+        data = mine_curl(args.source, args.tag)
+    else:
+        data = mine(args.parser)
     path = OUT / f"{args.parser}.json"
     text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
     if args.check:
@@ -145,8 +316,7 @@ def main() -> int:
         print(f"{path}: {len(data['cases'])} cases, {'as stored' if same else 'DIFFERENT from the stored file'}")
         return 0 if same else 1
     path.write_text(text, encoding="utf-8")
-    print(f"{path}: {len(data['cases'])} cases from {data['tests']['run']} tests "
-          f"({data['tests']['not passed']} not passed, their calls dropped)")
+    print(f"{path}: {len(data['cases'])} cases ({json.dumps(data['tests'])})")
     return 0
 
 

@@ -331,7 +331,7 @@ def judge(parser: str, input: str, base: str | None, parser_record: Record | Non
         if vs_engine is None:
             return None
         step = failed_at or whatwg_step(parser_record, engine_record, vs_engine, cause)
-        dev = c.deviation(step)
+        dev = c.deviation(step, input)
         clause = (f"URL Standard: the {failed_at} validation error, where the basic URL parser returns failure"
                   if failed_at else WHATWG_CLAUSES.get(step or "", "URL Standard: basic URL parser"))
         if dev is not None:
@@ -363,7 +363,7 @@ def judge(parser: str, input: str, base: str | None, parser_record: Record | Non
             diff = rfc_difference(c.spec, input, base, parser_record)
             if diff is not None:
                 component, want, got = diff
-                dev = c.deviation(component)
+                dev = c.deviation(component, input)
                 if dev is not None and dev.cause != "any":
                     return done("hazard", spec_name, _rfc_clause(c.spec, component), component,
                                 f"{parser} documents this reading: {dev.says}", dev.url)
@@ -385,7 +385,7 @@ def judge(parser: str, input: str, base: str | None, parser_record: Record | Non
                 clause = _rfc_clause(c.spec, "host") + (f" ({kind}, kept as written)" if kind else "")
             else:
                 clause = _rfc_clause(c.spec, vs_engine if vs_engine in rfc3986.CLAUSES else "path")
-            dev = c.deviation(step)
+            dev = c.deviation(step, input)
             if dev is not None and dev.cause != "any":
                 clause = f"{clause}; {dev.clause}"
             return done("hazard", spec_name, clause,
@@ -396,7 +396,7 @@ def judge(parser: str, input: str, base: str | None, parser_record: Record | Non
         if vs_engine is None and cause is None:
             return None
         where = checked.where(input) if not checked.valid else f"the base {base!r} is not a URI"
-        dev = c.deviation(step)
+        dev = c.deviation(step, input)
         return done("hazard", spec_name, f"{REFERENCE_CLAUSES[c.spec]}: not a URI reference ({where})",
                     step or "unconstrained",
                     f"{input!r} is not a URI reference of {rfc_name} (Appendix A grammar stops at {where}): "
@@ -405,7 +405,7 @@ def judge(parser: str, input: str, base: str | None, parser_record: Record | Non
     # 4. its own rules
     if vs_engine is None and cause is None:
         return None
-    dev = c.deviation(step)
+    dev = c.deviation(step, input)
     clause = (f"{parser}'s own documentation: {dev.clause}" if dev else
               f"{parser}'s own rules ({c.docs or 'no documentation declared'})")
     return done("hazard", spec_name, clause[:500], step or "own-rules",

@@ -177,3 +177,37 @@ def test_a_parser_whose_own_tests_assert_the_flagged_reading_is_no_bug(tmp_path,
     assert v["documented"] == "https://github.com/example/planted-rfc/blob/v1.0/tests/test_hosts.py#L12"
     import dataclasses
     assert facts.verdict(dataclasses.replace(_planted_reading(), version="2.0"))["kind"] == "bug"
+
+
+# --- every record has a verdict, and the run counts them -------------------------------------
+
+def test_the_campaign_summary_counts_every_record_it_wrote(tmp_path):
+    """Kills a summary that counts only the fuzz rounds' filed entries: the differential round's
+    two records in its folder's findings.jsonl are in the campaign's findings.jsonl and in its
+    summary line."""
+    from urlwb.campaign.record import CampaignRecord
+    from urlwb.campaign.run import campaign_findings, summary, written_counts
+    from urlwb.findings import record
+    recs = [record.make_finding(input=i, parser="ada_url", rule="differential/idna", signature=f"idna:{i}",
+                                verdict=record.verdict("bug", "whatwg-url", "URL Standard: domain to ASCII", "idna"))
+            for i in ("ws:\u0690.(", "http://\u0690.(/")]
+    record.write_findings(tmp_path / "differential" / "diff", recs)
+    path = campaign_findings(tmp_path, [])
+    c = CampaignRecord(stamp="s", minutes=1.0, engine_commit="c", seed=1)
+    c.findings_written = written_counts(path)
+    assert c.findings_written == {"records": 2, "bug": 2, "hazard": 0}
+    assert "0 new findings filed" in summary(c) and "findings.jsonl: 2 records (2 bugs, 0 hazards)" in summary(c)
+
+
+def test_no_finding_is_filed_or_left_without_a_verdict(tmp_path, monkeypatch):
+    """Kills a filer whose shaping gives no verdict, and a re-judging that writes None over one
+    (growth's filing did when the judge found nothing)."""
+    from urlwb import corpus_store
+    monkeypatch.setenv("URLWB_CORPUS", str(tmp_path / "corpus"))
+    with pytest.raises(ValueError, match="without a verdict"):
+        corpus_store.record_finding("differential", b"x", "sig", "invariant", "d", shape=lambda m, data: dict(m))
+    path = corpus_store.record_finding("differential", b"y", "sig2", "invariant", "d",
+                                       shape=lambda m, data: dict(m, verdict={"kind": "bug"}))
+    entry = corpus_store.RegressEntry("differential", path, corpus_store.load_sidecar(corpus_store.sidecar_path(path)))
+    with pytest.raises(ValueError):
+        corpus_store.update_sidecar(entry, verdict=None)

@@ -63,9 +63,10 @@ def file(parser: str, version: str, language: str, p: Point, found: Point,
     path = corpus_store.record_finding(TARGET, data, signature(parser, p), "timeout",
                                        describe(parser, p), extra=extra,
                                        shape=functools.partial(sidecar.shape, family=_family(parser)))
-    if path is not None:   # the verdict of the parser's contract, in place of the provisional one
+    judged = verdict_of(parser, p, extra["input"]) if path is not None else None
+    if judged is not None:   # the verdict of the parser's contract, in place of the provisional one
         entry = corpus_store.RegressEntry(TARGET, path, corpus_store.load_sidecar(corpus_store.sidecar_path(path)))
-        corpus_store.update_sidecar(entry, verdict=verdict_of(parser, p, extra["input"]))
+        corpus_store.update_sidecar(entry, verdict=judged)
     return path
 
 

@@ -56,6 +56,108 @@ def _urllib_miner():
 
 MINERS = {"urllib": _urllib_miner}
 
+# --- a package's own pytest suite, from its sdist ------------------------------------------------
+#
+# The sdist's tests run with pytest in this process while the parsing entry points are wrapped:
+# every call from a file of the tests folder (its outermost line there: the test's own line, or a
+# shared base class's) during a test that passed is kept, with the answer read through the
+# package's public attributes. The release is the installed one, which must be the sdist's.
+
+def _rfc3986_reading(ref) -> dict:
+    """A URIReference through its public attributes (the userinfo as one string, as the owner's
+    tests assert it; the port as the string it holds)."""
+    return {"scheme": ref.scheme, "userinfo": ref.userinfo, "host": ref.host,
+            "port": None if ref.port is None else (int(ref.port) if str(ref.port).isdigit() else ref.port),
+            "path": ref.path, "query": ref.query, "fragment": ref.fragment, "is_valid": _is_valid(ref)}
+
+
+def _is_valid(ref) -> bool:
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return bool(ref.is_valid())
+
+
+def _rfc3986_miner():
+    import rfc3986
+    from rfc3986 import uri as rfc_uri
+    return {"release": rfc3986.__version__, "package": "rfc3986", "repo": "python-hyper/rfc3986",
+            "tag": f"v{rfc3986.__version__}", "tests": "tests",
+            "wrap": [(rfc_uri.URIReference, "from_string", "classmethod"), (rfc3986, "uri_reference", "function"),
+                     (rfc3986.api, "uri_reference", "function")],
+            "read": _rfc3986_reading}
+
+
+PYTEST_MINERS = {"rfc3986": _rfc3986_miner}
+
+
+def mine_pytest(parser: str, sdist_dir: pathlib.Path) -> dict:
+    import pytest
+    spec = PYTEST_MINERS[parser]()
+    tests = (sdist_dir / spec["tests"]).resolve()
+    read = spec["read"]
+    cases: list[tuple[str, dict]] = []
+    state = {"test": None, "passed": set()}
+
+    def site(frame) -> str | None:
+        line, found = None, None
+        while frame is not None:
+            path = pathlib.Path(frame.f_code.co_filename).resolve()
+            if tests in path.parents:
+                found, line = path, frame.f_lineno
+            frame = frame.f_back
+        return None if found is None else f"{found.relative_to(sdist_dir.resolve())}:{line}"
+
+    undo = []
+    for owner, name, how in spec["wrap"]:
+        original = owner.__dict__[name] if how == "classmethod" else getattr(owner, name)
+        func = original.__func__ if how == "classmethod" else original
+
+        def recorder(*args, _func=func, _how=how, **kwargs):
+            out = _func(*args, **kwargs)
+            text = args[1] if _how == "classmethod" else args[0]
+            at = site(sys._getframe(1))
+            if at is not None and isinstance(text, str) and state["test"] is not None:
+                cases.append((state["test"], {"input": text, "base": None, "at": at, "call": name, "reading": read(out)}))
+            return out
+        setattr(owner, name, classmethod(recorder) if how == "classmethod" else recorder)
+        undo.append((owner, name, original))
+
+    class Recorder:
+        def pytest_runtest_setup(self, item):
+            state["test"] = item.nodeid
+
+        def pytest_runtest_logreport(self, report):
+            if report.when == "call" and report.passed:
+                state["passed"].add(report.nodeid)
+
+    try:
+        code = pytest.main([str(tests), "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-x", "--no-header",
+                            "-o", "addopts=", "-n", "0"] if _has_xdist() else
+                           [str(tests), "-q", "-p", "no:cacheprovider", "--no-header", "-o", "addopts="],
+                           plugins=[Recorder()])
+    finally:
+        for owner, name, original in undo:
+            setattr(owner, name, original)
+    kept, seen = [], set()
+    for test, case in cases:
+        key = (case["input"], case["at"])
+        if test in state["passed"] and key not in seen:
+            seen.add(key)
+            kept.append(case)
+    return {"parser": parser, "release": spec["release"],
+            "provenance": {"repo": spec["repo"], "path": spec["tests"], "tag": spec["tag"],
+                           "shipped": f"the {spec['package']} {spec['release']} sdist's own tests (pip download --no-binary :all:)"},
+            "mined_by": f"scripts/mine_owner_tests.py {parser} --source {spec['package']}-{spec['release']}",
+            "tests": {"pytest exit": int(code), "passed": len(state["passed"])},
+            "cases": kept}
+
+
+def _has_xdist() -> bool:
+    import importlib.util
+    return importlib.util.find_spec("xdist") is not None
+
+
 # --- libcurl: the tables of tests/libtest/lib1560.c at the release's tag --------------------------
 #
 # curl's URL API is tested by tables in C: get_parts_list (input, the parts curl_url_get gives as
@@ -294,15 +396,20 @@ def mine(parser: str) -> dict:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("parser", choices=sorted([*MINERS, "libcurl"]))
+    p.add_argument("parser", choices=sorted([*MINERS, *PYTEST_MINERS, "libcurl"]))
     p.add_argument("--check", action="store_true")
-    p.add_argument("--source", type=pathlib.Path, help="libcurl: tests/libtest/lib1560.c at --tag")
+    p.add_argument("--source", type=pathlib.Path,
+                   help="libcurl: tests/libtest/lib1560.c at --tag; a pytest miner: the unpacked sdist")
     p.add_argument("--tag", help="libcurl: the release's tag (curl-7_88_1)")
     args = p.parse_args()
     if args.parser == "libcurl":
         if not args.source or not args.tag:
             p.error("libcurl needs --source and --tag")
         data = mine_curl(args.source, args.tag)
+    elif args.parser in PYTEST_MINERS:
+        if not args.source:
+            p.error(f"{args.parser} needs --source (its sdist, unpacked)")
+        data = mine_pytest(args.parser, args.source)
     else:
         data = mine(args.parser)
     path = OUT / f"{args.parser}.json"

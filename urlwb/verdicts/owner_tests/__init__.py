@@ -58,14 +58,17 @@ def agrees(data: dict, case: dict, r: Record | None) -> str | None:
     want, quirks = case["reading"], data.get("adapter", {})
     if r is None:
         return "record: no answer"
-    if "failure" in want or (quirks.get("requires_scheme") and not want.get("scheme")):
+    if "failure" in want or (quirks.get("requires_scheme") and not want.get("scheme")) or \
+            (quirks.get("requires_valid") and want.get("is_valid") is False):
         return None if r.failure and not r.crash else f"failure: the owner asserts {want.get('failure', 'no scheme')}, the adapter answered {r}"
     if r.failure or r.crash:
         return f"failure: the owner asserts a reading, the adapter answered {'crash ' + r.crash if r.crash else 'failure'}"
-    for field in (*FIELDS, "href"):
+    for field in (*FIELDS, "userinfo", "href"):
         if field not in want:   # a table that asserts the serialization only (curl's get_url_list)
             continue
-        w, g = want.get(field), getattr(r, field)
+        w, g = want.get(field), (_userinfo(r) if field == "userinfo" else getattr(r, field))
+        if field == "path":
+            w = w or ""   # the protocol's path is a string: a parser's None path is its empty one
         if field in quirks.get("cannot_tell", ()) and not w:
             w, g = w or None, g or None
         if field == "host" and w and ("[" + w).lower() in _written(case).lower():
@@ -73,6 +76,14 @@ def agrees(data: dict, case: dict, r: Record | None) -> str | None:
         if w != g:
             return f"{field}: the owner asserts {w!r}, the adapter sent {g!r}"
     return None
+
+
+def _userinfo(r: Record) -> str | None:
+    """The record's userinfo as one string (a parser whose owner asserts it whole): None when
+    neither part is present, ``user:`` for a present empty password."""
+    if r.username is None and r.password is None:
+        return None
+    return (r.username or "") + (":" + r.password if r.password is not None else "")
 
 
 def _written(case: dict) -> str:

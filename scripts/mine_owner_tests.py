@@ -88,7 +88,27 @@ def _rfc3986_miner():
             "read": _rfc3986_reading}
 
 
-PYTEST_MINERS = {"rfc3986": _rfc3986_miner}
+def _hyperlink_reading(u) -> dict:
+    """A hyperlink URL through its public attributes; the path as hyperlink writes it (its
+    segments joined by '/', '/' first when ``rooted``). The query (pairs) is not read."""
+    return {"scheme": u.scheme, "userinfo": u.userinfo, "host": u.host if u.uses_netloc else None, "port": u.port,
+            "path": ("/" if u.rooted else "") + "/".join(u.path), "fragment": u.fragment}
+
+
+def _hyperlink_miner():
+    import hyperlink
+    return {"release": _dist_version("hyperlink"), "package": "hyperlink", "repo": "python-hyper/hyperlink",
+            "tag": f"v{_dist_version('hyperlink')}", "tests": "hyperlink/test", "at_prefix": "src/",
+            "shipped": "hyperlink ships its tests in the package (site-packages/hyperlink/test): --source is site-packages",
+            "wrap": [(hyperlink.URL, "from_text", "classmethod")], "read": _hyperlink_reading}
+
+
+def _dist_version(name: str) -> str:
+    import importlib.metadata
+    return importlib.metadata.version(name)
+
+
+PYTEST_MINERS = {"rfc3986": _rfc3986_miner, "hyperlink": _hyperlink_miner}
 
 
 def mine_pytest(parser: str, sdist_dir: pathlib.Path) -> dict:
@@ -106,7 +126,7 @@ def mine_pytest(parser: str, sdist_dir: pathlib.Path) -> dict:
             if tests in path.parents:
                 found, line = path, frame.f_lineno
             frame = frame.f_back
-        return None if found is None else f"{found.relative_to(sdist_dir.resolve())}:{line}"
+        return None if found is None else f"{spec.get('at_prefix', '')}{found.relative_to(sdist_dir.resolve())}:{line}"
 
     undo = []
     for owner, name, how in spec["wrap"]:
@@ -132,7 +152,7 @@ def mine_pytest(parser: str, sdist_dir: pathlib.Path) -> dict:
                 state["passed"].add(report.nodeid)
 
     try:
-        code = pytest.main([str(tests), "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-x", "--no-header",
+        code = pytest.main([str(tests), "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "--no-header",
                             "-o", "addopts=", "-n", "0"] if _has_xdist() else
                            [str(tests), "-q", "-p", "no:cacheprovider", "--no-header", "-o", "addopts="],
                            plugins=[Recorder()])
@@ -146,8 +166,9 @@ def mine_pytest(parser: str, sdist_dir: pathlib.Path) -> dict:
             seen.add(key)
             kept.append(case)
     return {"parser": parser, "release": spec["release"],
-            "provenance": {"repo": spec["repo"], "path": spec["tests"], "tag": spec["tag"],
-                           "shipped": f"the {spec['package']} {spec['release']} sdist's own tests (pip download --no-binary :all:)"},
+            "provenance": {"repo": spec["repo"], "path": spec.get("at_prefix", "") + spec["tests"], "tag": spec["tag"],
+                           "shipped": spec.get("shipped") or
+                           f"the {spec['package']} {spec['release']} sdist's own tests (pip download --no-binary :all:)"},
             "mined_by": f"scripts/mine_owner_tests.py {parser} --source {spec['package']}-{spec['release']}",
             "tests": {"pytest exit": int(code), "passed": len(state["passed"])},
             "cases": kept}

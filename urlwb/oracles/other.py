@@ -186,7 +186,9 @@ class HyperlinkOracle(Oracle):
             u = self._from_text(input) if base is None else self._from_text(base).click(input)
             if not u.scheme:
                 return FAILURE
-            user, _, password = u.userinfo.partition(":")
+            # hyperlink's userinfo is '' when none is written; a password only after a ':'
+            user, colon, password = u.userinfo.partition(":")
+            password = password if colon else None
             path = ("/" if u.rooted else "") + "/".join(u.path)
             query = "&".join(k if v is None else f"{k}={v}" for k, v in u.query) if u.query else None
             href = u.to_text(with_password=True)

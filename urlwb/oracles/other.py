@@ -162,7 +162,9 @@ class Urllib3Oracle(Oracle):
             return crashed(exc)
         if not u.scheme:
             return FAILURE
-        user, _, password = (u.auth or "").partition(":")
+        # the userinfo as urllib3 holds it (auth None: none; a password only after a ':')
+        user, colon, password = (u.auth or "").partition(":")
+        user, password = (None, None) if u.auth is None else (user, password if colon else None)
         return Record(False, u.scheme, user, password, u.host, u.port, u.path or "", u.query,
                       u.fragment, u.url)
 

@@ -59,8 +59,8 @@ MINERS = {"urllib": _urllib_miner}
 # --- a package's own pytest suite, from its sdist ------------------------------------------------
 #
 # The sdist's tests run with pytest in this process while the parsing entry points are wrapped:
-# every call from a file of the tests folder (its outermost line there: the test's own line, or a
-# shared base class's) during a test that passed is kept, with the answer read through the
+# every call made directly from a file of the tests folder (cited at its outermost line there:
+# the test's own line, or a shared base class's) during a test that passed is kept, with the answer read through the
 # package's public attributes. The release is the installed one, which must be the sdist's.
 
 def _rfc3986_reading(ref) -> dict:
@@ -155,7 +155,10 @@ def mine_pytest(parser: str, sdist_dir: pathlib.Path) -> dict:
         def recorder(*args, _func=func, _how=how, **kwargs):
             out = _func(*args, **kwargs)
             text = args[1] if _how == "classmethod" else args[0]
-            at = site(sys._getframe(1))
+            caller = sys._getframe(1)
+            # the test's own call (not the package calling itself while a test runs)
+            direct = tests in pathlib.Path(caller.f_code.co_filename).resolve().parents
+            at = site(caller) if direct else None
             if at is not None and isinstance(text, str) and state["test"] is not None:
                 cases.append((state["test"], {"input": text, "base": None, "at": at, "call": name, "reading": read(out)}))
             return out

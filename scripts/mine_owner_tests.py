@@ -127,7 +127,21 @@ def _urllib3_miner():
             "read": _urllib3_reading}
 
 
-PYTEST_MINERS = {"rfc3986": _rfc3986_miner, "hyperlink": _hyperlink_miner, "urllib3": _urllib3_miner}
+def _yarl_reading(u) -> dict:
+    """A yarl URL through its raw (encoded) attributes, None where it has none."""
+    return {"scheme": u.scheme, "username": u.raw_user, "password": u.raw_password, "host": u.raw_host,
+            "port": u.explicit_port, "path": u.raw_path, "query": u.raw_query_string, "fragment": u.raw_fragment}
+
+
+def _yarl_miner():
+    import yarl
+    return {"release": yarl.__version__, "package": "yarl", "repo": "aio-libs/yarl", "tag": f"v{yarl.__version__}",
+            "tests": "tests", "pytest_args": ["-m", "not hypothesis", "-k", "not benchmark and not pickle and not pydantic"],
+            "wrap": [(yarl.URL, "__new__", "constructor")], "read": _yarl_reading}
+
+
+PYTEST_MINERS = {"rfc3986": _rfc3986_miner, "hyperlink": _hyperlink_miner, "urllib3": _urllib3_miner,
+                 "yarl": _yarl_miner}
 
 
 def mine_pytest(parser: str, sdist_dir: pathlib.Path) -> dict:
@@ -149,12 +163,15 @@ def mine_pytest(parser: str, sdist_dir: pathlib.Path) -> dict:
 
     undo = []
     for owner, name, how in spec["wrap"]:
-        original = owner.__dict__[name] if how == "classmethod" else getattr(owner, name)
+        original = owner.__dict__[name] if how in ("classmethod", "constructor") else getattr(owner, name)
         func = original.__func__ if how == "classmethod" else original
 
         def recorder(*args, _func=func, _how=how, **kwargs):
             out = _func(*args, **kwargs)
-            text = args[1] if _how == "classmethod" else args[0]
+            text = args[1] if _how in ("classmethod", "constructor") and len(args) > 1 else \
+                (args[0] if _how == "function" else None)
+            if _how == "constructor" and (kwargs or not isinstance(text, str)):
+                text = None   # URL(str) only: the adapter's call (encoded=True, URL(URL) are not)
             caller = sys._getframe(1)
             # the test's own call (not the package calling itself while a test runs)
             direct = tests in pathlib.Path(caller.f_code.co_filename).resolve().parents
@@ -163,6 +180,8 @@ def mine_pytest(parser: str, sdist_dir: pathlib.Path) -> dict:
                 cases.append((state["test"], {"input": text, "base": None, "at": at, "call": name, "reading": read(out)}))
             return out
         setattr(owner, name, classmethod(recorder) if how == "classmethod" else recorder)
+        if how == "constructor":
+            setattr(owner, name, staticmethod(recorder) if isinstance(original, staticmethod) else recorder)
         undo.append((owner, name, original))
 
     class Recorder:

@@ -125,7 +125,8 @@ class YarlOracle(Oracle):
             if not u.scheme:
                 return FAILURE
             port = u.explicit_port
-            rec = Record(False, u.scheme, u.raw_user or "", u.raw_password or "",
+            # the userinfo as yarl holds it: None absent, '' present and empty (http://:@h/)
+            rec = Record(False, u.scheme, u.raw_user, u.raw_password,
                          _bracket(u.raw_host), port, u.raw_path,
                          _none_if_empty(u.raw_query_string), _none_if_empty(u.raw_fragment), str(u))
         except ValueError:

@@ -73,7 +73,7 @@ def agrees(data: dict, case: dict, r: Record | None) -> str | None:
             w = w or ""   # the protocol's path is a string: a parser's None path is its empty one
         if field in quirks.get("cannot_tell", ()) and not w:
             w, g = w or None, g or None
-        if field == "host" and w and ("[" + w).lower() in _written(case).lower():
+        if field == "host" and w and not w.startswith("[") and (":" in w or ("[" + w).lower() in _written(case).lower()):
             w = f"[{w}]"   # the protocol's one host rule: an IP literal written in brackets keeps them
         if w != g:
             return f"{field}: the owner asserts {w!r}, the adapter sent {g!r}"

@@ -50,12 +50,13 @@ def judge_ssrf(write: bool) -> collections.Counter:
     for f in sorted(glob.glob(str(ROOT / "corpus" / "ssrf" / "regress" / "*.json"))):
         meta = json.loads(pathlib.Path(f).read_text(encoding="utf-8"))
         validator = meta["validator"]
-        if "observed" in meta:   # pairs observed through the real clients (scripts/observe_corpus.py): kept
+        if "observation" in meta or "observed" in meta:   # observed pairs (scripts/observe_corpus.py; "observed" its first name): kept
             pairs = (meta.get("verdict") or {}).get("pairs") or []
         else:
             pairs = [{"validator": validator, "client": c, "reached": (d or {}).get("destination")}
                      for c, d in sorted((meta.get("fetchers") or {}).items())]
-        v = facts.validator_verdict(facts.Allowing(validator, meta["input"], meta.get("validator_host"), tuple(pairs)))
+        v = facts.validator_verdict(facts.Allowing(validator, meta["input"], meta.get("validator_host"), tuple(pairs),
+                                                      meta.get("validator_version")))
         tally[v["kind"]] += 1
         if write:
             old = meta.get("verdict") if isinstance(meta.get("verdict"), dict) else {}

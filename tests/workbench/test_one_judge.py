@@ -88,7 +88,7 @@ def test_ssrf_inputs_judges_as_the_hunt_files(tmp_path, capsys):
     for r in records:
         assert "validator_host" in r, r["input"]
         again = facts.validator_verdict(facts.Allowing(r["validator"], r["input"], r["validator_host"],
-                                                       tuple(r["verdict"].get("pairs") or [])))
+                                                       tuple(r["verdict"].get("pairs") or []), r.get("parser_version")))
         assert (again["kind"], again["cause"]) == (r["verdict"]["kind"], r["verdict"]["cause"])
 
 
@@ -211,3 +211,20 @@ def test_no_finding_is_filed_or_left_without_a_verdict(tmp_path, monkeypatch):
     entry = corpus_store.RegressEntry("differential", path, corpus_store.load_sidecar(corpus_store.sidecar_path(path)))
     with pytest.raises(ValueError):
         corpus_store.update_sidecar(entry, verdict=None)
+
+
+def test_a_validator_s_address_class_by_design_is_no_bug():
+    """Kills a judge that holds a validator to its README alone: is-localhost-ip leaves
+    169.254.0.0/24 out of its link-local range by design (its test asserts isLocal("169.254.0.0")
+    false at v3.0.1 and v1.4.0, its source names 169.254.1.0 - 169.254.254.255): allowing
+    169.254.0.1 is a hazard citing the test's line at those releases, a bug at a release the
+    evidence is not for; an IPv4-mapped private address stays a bug."""
+    pairs = ({"validator": "is-localhost-ip", "client": "curl", "reached": "169.254.0.1:80"},)
+    for version, line in (("3.0.1", 67), ("1.4.0", 76)):
+        v = facts.validator_verdict(facts.Allowing("is-localhost-ip", "http://169.254.1", "169.254.0.1", pairs, version))
+        assert v["kind"] == "hazard" and v["documented"].endswith(f"__tests__/addresses.test.js#L{line}")
+    assert facts.validator_verdict(facts.Allowing("is-localhost-ip", "http://169.254.1", "169.254.0.1", pairs,
+                                                  "2.0.0"))["kind"] == "bug"
+    mapped = ({"validator": "is-localhost-ip", "client": "curl", "reached": "10.0.0.1:80"},)
+    assert facts.validator_verdict(facts.Allowing("is-localhost-ip", "http://[::ffff:a00:1]", "[::ffff:a00:1]",
+                                                  mapped, "3.0.1"))["kind"] == "bug"

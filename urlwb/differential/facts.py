@@ -86,6 +86,8 @@ class Allowing:
     own_host: str | None
     #: the validator -> client pairs, each with what the client reached (observed or modelled)
     pairs: tuple[dict, ...] = ()
+    #: the validator's release (its owner's assertions are per release)
+    version: str | None = None
 
 
 def validator_verdict(a: Allowing) -> dict | None:
@@ -94,8 +96,10 @@ def validator_verdict(a: Allowing) -> dict | None:
     own reading of the host is always passed (without it a misclassified address it read itself
     was called a hazard, with a reason that says a client reads the host otherwise)."""
     c = contracts.contract(a.validator, "validator", role="validator")
-    return judge.judge_validator(a.validator, a.input, True, pairs=[dict(p) for p in a.pairs],
-                                 own_host=a.own_host, contract=c)
+    v = judge.judge_validator(a.validator, a.input, True, pairs=[dict(p) for p in a.pairs],
+                              own_host=a.own_host, contract=c)
+    version = a.version or (a.validator.partition("@")[2] or None)
+    return owner_tests.held_validator(a.validator, version, a.own_host, v)
 
 
 def own_host(asker, validator: str, input: str) -> str | None:

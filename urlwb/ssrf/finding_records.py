@@ -34,7 +34,8 @@ def finding_records(per_vw: dict[tuple[str, str], dict], validators: dict, decla
         # judged by the validator's own contract (a URL-syntax validator accepting a non-URI is
         # its bug; one that misclassified an address it read itself too; else a hazard with the
         # pairs where it bites): the one judge, with the same facts as every other path
-        judged = facts.validator_verdict(facts.Allowing(base or v, w, own, tuple(rec["verdict"].get("pairs") or [])))
+        judged = facts.validator_verdict(facts.Allowing(base or v, w, own, tuple(rec["verdict"].get("pairs") or []),
+                                                              validators[v].version))
         if judged is not None:
             rec = check({**rec, "verdict": judged})
         path = regress.folder() / regress.entry_name(v, validators[v].version, w)

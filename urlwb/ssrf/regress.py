@@ -60,15 +60,16 @@ def record(validator: str, base: str | None, version: str, witness: str, fetcher
         meta["validator_host"] = own_host
     meta["verdict"] = verdict_of(validator, witness, [
         {"validator": validator, "client": f, "reached": d["destination"]} for f, d in sorted(fetchers.items())],
-        own_host)
+        own_host, version)
     return meta
 
 
-def verdict_of(validator: str, witness: str, pairs: list[dict], own_host: str | None = None) -> dict:
+def verdict_of(validator: str, witness: str, pairs: list[dict], own_host: str | None = None,
+               version: str | None = None) -> dict:
     """The verdict of ``validator`` allowing ``witness`` by its contract (issue 25), with the
     validator -> client ``pairs`` where it bites; ``own_host``: the host as the validator's own
     parser reads it (see urlwb.verdicts.judge.misclassified)."""
-    return facts.validator_verdict(facts.Allowing(validator, witness, own_host, tuple(pairs)))
+    return facts.validator_verdict(facts.Allowing(validator, witness, own_host, tuple(pairs), version))
 
 
 def entries() -> list[tuple[pathlib.Path, dict]]:
@@ -78,4 +79,4 @@ def entries() -> list[tuple[pathlib.Path, dict]]:
 
 def observed_verdict(meta: dict, pairs: list[dict]) -> dict:
     """The verdict of a filed bypass ``meta`` once its pairs are observed (:mod:`urlwb.ssrf.observe.corpus`)."""
-    return verdict_of(meta["validator"], meta["input"], pairs, meta.get("validator_host"))
+    return verdict_of(meta["validator"], meta["input"], pairs, meta.get("validator_host"), meta.get("validator_version"))

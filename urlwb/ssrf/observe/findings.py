@@ -73,7 +73,7 @@ def ssrf_findings(obs: Observed, allowed: dict[str, dict[str, bool]], pol: Polic
             pairs = [{"validator": v, "client": c, "reached": f.reached, "via": via, "host": f.host,
                       "category": cat} for c, via, f, cat in hits]
             own = (own_hosts or {}).get(v, {}).get(s)
-            verdict = facts.validator_verdict(facts.Allowing(v, s, own, tuple(pairs)))
+            verdict = facts.validator_verdict(facts.Allowing(v, s, own, tuple(pairs), versions.get(v)))
             clients = sorted({p["client"] for p in pairs})
             where = sorted({f"{p['reached']} ({p['category']})" for p in pairs})
             out.append(record.make_finding(

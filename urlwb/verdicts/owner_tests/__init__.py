@@ -15,6 +15,7 @@ reading through the parser's public attributes, and the provenance: repo, path, 
 from __future__ import annotations
 
 import functools
+import ipaddress
 import json
 import pathlib
 import tomllib
@@ -130,3 +131,48 @@ def held_to(parser: str, version: str | None, input: str, base: str | None, r: R
                 reason=f"the owner's own test ({case['at']}, {prov['repo']} at {prov['tag']}) asserts this reading of "
                        f"{input!r}{f' against {base!r}' if base is not None else ''}: it is {parser}'s contract at "
                        f"{data['release']}, a hazard where others read it otherwise; judged without it: {v.get('reason', '')}"[:2000])
+
+
+@functools.lru_cache(maxsize=None)
+def _designs(dirs: tuple[pathlib.Path, ...]) -> dict[str, list[dict]]:
+    out: dict[str, list[dict]] = {}
+    for d in dirs:
+        path = d / "validators.toml"
+        if path.exists():
+            for name, rows in tomllib.loads(path.read_text(encoding="utf-8")).items():
+                out.setdefault(name, []).extend(rows)
+    return out
+
+
+def validator_design(validator: str, version: str | None, host: str | None) -> dict | None:
+    """The owner's assertion (validators.toml) that ``validator`` at ``version`` treats the
+    address ``host`` as it does: a row whose network holds it, or None."""
+    if not host or version is None:
+        return None
+    try:
+        addr = ipaddress.ip_address(host.strip("[]").split("%")[0])
+    except ValueError:
+        return None
+    addr = getattr(addr, "ipv4_mapped", None) or addr
+    for row in _designs(tuple(DIRS)).get(_base_name(validator), []):
+        net = ipaddress.ip_network(row["network"])
+        if version in row["releases"] and addr.version == net.version and addr in net:
+            return row
+    return None
+
+
+def held_validator(validator: str, version: str | None, host: str | None, v: dict) -> dict:
+    """Bug verdict ``v`` on a validator as it stands, or a hazard when its owner asserts, at this
+    release, the very treatment of the address's network (the clause cites the test's line)."""
+    row = validator_design(validator, version, host)
+    if row is None or v is None or v["kind"] != "bug":
+        return v
+    path, _, line = row["at"].rpartition(":")
+    url = f"https://github.com/{row['repo']}/blob/{row['tag']}/{path}#L{line}"
+    return dict(v, kind="hazard",
+                spec=dict(v["spec"], clause=f"{validator}'s own tests and source at {row['tag']} ({row['at']}): "
+                                            f"{row['network']} is by design: {row['says']}"[:500]),
+                documented=url,
+                reason=f"{validator} {version} allows {host}, in {row['network']}, which its owner's test "
+                       f"({row['at']} at {row['tag']}) asserts it does not treat as local: its contract at that release, "
+                       f"a hazard where a client reaches it; judged without it: {v.get('reason', '')}"[:2000])

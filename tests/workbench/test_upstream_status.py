@@ -94,3 +94,23 @@ def test_a_bug_in_the_newest_release_is_still_there(project, tmp_path, capsys):
     _config(project, "planted-rfc", "urlwb-planted-rfc", folder)
     row, out = _status(project, tmp_path, "planted-rfc", capsys)
     assert row["state"] == "still" and "still in 2.0 (newest)" in out, row
+
+
+def test_every_shipped_pin_is_read_and_held_to_the_newest(monkeypatch):
+    """Kills a pin list kept by hand: each shipped package's pin is read from where its adapter
+    is built or run (a lock file, pom.xml, Cargo.lock, go.mod, the installed distribution) and
+    compared with the registry's newest (here a recorded listing: the newest is one past the pin
+    for whatwg-url, as npm listed it on 2026-12-03: 16.0.1 pinned, 17.3.0 newest)."""
+    from urlwb.versions import pins
+    rows = pins.shipped()
+    by = {(p.registry, p.package): p for p in rows}
+    assert all(p.pinned for p in rows), [p.names for p in rows if not p.pinned]
+    assert by["maven", "com.squareup.okhttp3:okhttp"].pinned.startswith("5.")   # the okhttp-jvm artifact
+    assert {"ip", "ip-url-parse"} <= set(by["npm", "ip"].names)
+    listed = {("npm", "whatwg-url"): ["15.1.0", "16.0.1", "17.0.0", "17.3.0"]}
+    monkeypatch.setattr(pins.registries, "released",
+                        lambda registry, package, **kw: listed.get((registry, package), [by[registry, package].pinned]))
+    rows = {(p.registry, p.package): p for p in pins.newest(rows)}
+    assert rows["npm", "whatwg-url"].state == "behind" and rows["npm", "whatwg-url"].newest == "17.3.0"
+    assert "behind: newest 17.3.0" in pins.text(rows["npm", "whatwg-url"])
+    assert rows["pypi", "rfc3986"].state == "newest"

@@ -1,6 +1,7 @@
 """``urlwb upstream``: each bug cause asked at its package's newest release (issue 34, part 5).
 
     urlwb upstream [--from FILE] [--parsers NAMES] [--out DIR]
+    urlwb upstream --pins
 
 For every bug cause (:mod:`urlwb.findings.causes`) of a parser with a registry package (a shipped
 one's, ``contracts.toml``; a user's, its table's ``package``), its shortest witness is asked of
@@ -9,11 +10,13 @@ and judged by the one judge (:mod:`urlwb.differential.facts`): a bug with the sa
 **still in NEWEST (newest)**; otherwise the releases from the one the record was made at to the
 newest are bisected for the first that no longer shows it: **fixed in Y**. A cause whose package
 has no registry version (a runtime's, a Debian package's) or whose releases cannot be listed is
-said so in one line. ``--out`` (default ``reports/upstream``) gets ``status.json``.
+said so in one line. ``--out`` (default ``reports/upstream``) gets ``status.json``. ``--pins``:
+every shipped pin against its registry's newest release (:mod:`urlwb.versions.pins`), ``pins.json``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import pathlib
 import sys
@@ -24,7 +27,7 @@ from urlwb.differential import facts
 from urlwb.errors import UsageError
 from urlwb.findings import catalog, causes
 from urlwb.oracles.versions import installs, names, registries
-from urlwb.versions import bisect
+from urlwb.versions import bisect, pins
 
 DEFAULT_OUT = pathlib.Path("reports") / "upstream"
 #: causes one reading cannot show
@@ -36,6 +39,9 @@ def add_arguments(p) -> None:
                    help="also the bug causes of a command's findings.jsonl (a file or its folder)")
     add_parsers(p, "only the causes of these parsers", default=None)
     add_out(p, f"the report folder (default {DEFAULT_OUT})", None)
+    p.add_argument("--pins", action="store_true",
+                   help="instead: every shipped pin (lock files, pom.xml, Cargo.lock, go.mod, the installed "
+                        "Python packages) against its registry's newest release")
     installs.add_flag(p)
 
 
@@ -116,8 +122,24 @@ def text(s: dict) -> str:
     return f"unknown: {s['why']}"
 
 
+def run_pins(args) -> int:
+    rows = pins.newest(pins.shipped())
+    for p in sorted(rows, key=lambda p: (p.state != "behind", p.registry, p.package)):
+        print(f"  {pins.text(p)}")
+    behind = sum(p.state == "behind" for p in rows)
+    print(f"pins: {len(rows)} packages, {behind} behind the newest release, "
+          f"{sum(p.state == 'unknown' for p in rows)} unknown")
+    path = pathlib.Path(args.out or DEFAULT_OUT) / "pins.json"
+    corpus_store.atomic_write(path, (json.dumps([dict(dataclasses.asdict(p), state=p.state) for p in rows],
+                                                indent=1) + "\n").encode("utf-8"))
+    print(f"report: {path}")
+    return 0
+
+
 def run(args) -> int:
     installs.from_args(args)
+    if args.pins:
+        return run_pins(args)
     wanted = None if args.parsers is None else {p.strip() for p in args.parsers.split(",") if p.strip()}
     items = [i for i in catalog.corpus() + catalog.from_files(args.from_files)
              if i.record["verdict"]["kind"] == "bug" and not i.record.get("validator")]
@@ -129,7 +151,8 @@ def run(args) -> int:
         if wanted is not None and parser not in wanted:
             continue
         release = r["parser"].partition("@")[2] or None
-        if c.shortest.room == "fuzz":   # a fuzz target's property, not one reading: its replay asks it
+        if c.shortest.room == "fuzz" and r.get("target") not in (None, "differential"):
+            # an engine fuzz target's finding (a property, not one reading): its replay asks it
             s = {"state": "unknown", "why": f"a fuzz target's finding: urlwb replay {r.get('target') or 'TARGET'} asks it"}
             rows.append({"cause": c.title(), "parser": parser, "records": len(c.records), "input": r["input"],
                          "release": release, **s})

@@ -27,7 +27,7 @@ from urlwb.differential import facts
 from urlwb.errors import UsageError
 from urlwb.findings import catalog, causes
 from urlwb.oracles.versions import installs, names, registries
-from urlwb.versions import bisect, pins
+from urlwb.versions import advisories, bisect, pins
 
 DEFAULT_OUT = pathlib.Path("reports") / "upstream"
 #: causes one reading cannot show
@@ -39,6 +39,8 @@ def add_arguments(p) -> None:
                    help="also the bug causes of a command's findings.jsonl (a file or its folder)")
     add_parsers(p, "only the causes of these parsers", default=None)
     add_out(p, f"the report folder (default {DEFAULT_OUT})", None)
+    p.add_argument("--advisories", action="store_true",
+                   help="also the published advisories (OSV, PyPI) for each cause's package at its recorded release")
     p.add_argument("--pins", action="store_true",
                    help="instead: every shipped pin (lock files, pom.xml, Cargo.lock, go.mod, the installed "
                         "Python packages) against its registry's newest release")
@@ -122,6 +124,25 @@ def text(s: dict) -> str:
     return f"unknown: {s['why']}"
 
 
+def _advisories(parser: str, release: str | None) -> dict:
+    """{"found": [...]} or {"why": one line}: the advisories of the parser's package at ``release``."""
+    if not release:
+        return {"why": "the record names no release"}
+    try:
+        pkg, _, _ = _package(parser)
+        return {"found": advisories.query(pkg.registry, pkg.package, release)}
+    except (UsageError, advisories.AdvisoryError) as exc:
+        return {"why": str(exc)}
+
+
+def advisory_text(a: dict) -> str:
+    if "why" in a:
+        return f"not known ({a['why']})"
+    if not a["found"]:
+        return "none published"
+    return "; ".join(f"{x['id']}" + (f" fixed in {', '.join(x['fixed'])}" if x["fixed"] else "") for x in a["found"])
+
+
 def run_pins(args) -> int:
     rows = pins.newest(pins.shipped())
     for p in sorted(rows, key=lambda p: (p.state != "behind", p.registry, p.package)):
@@ -161,9 +182,13 @@ def run(args) -> int:
         print(f"urlwb upstream: {c.title()}: asking {parser}'s newest release", file=sys.stderr, flush=True)
         s = status(parser, release, r["input"], r.get("base"), r["verdict"]["cause"],
                    log=lambda line: print(line, file=sys.stderr, flush=True))
+        if args.advisories:
+            s["advisories"] = _advisories(parser, release or r.get("parser_version") or s.get("newest"))
         rows.append({"cause": c.title(), "parser": parser, "records": len(c.records), "input": r["input"],
                      "release": release, **s})
         print(f"  {c.title()}: {len(c.records)} records; {text(s)}")
+        if args.advisories:
+            print(f"      advisories: {advisory_text(s['advisories'])}")
     out = args.out or DEFAULT_OUT
     path = pathlib.Path(out) / "status.json"
     corpus_store.atomic_write(path, (json.dumps(rows, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))

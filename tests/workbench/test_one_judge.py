@@ -228,3 +228,18 @@ def test_a_validator_s_address_class_by_design_is_no_bug():
     mapped = ({"validator": "is-localhost-ip", "client": "curl", "reached": "10.0.0.1:80"},)
     assert facts.validator_verdict(facts.Allowing("is-localhost-ip", "http://[::ffff:a00:1]", "[::ffff:a00:1]",
                                                   mapped, "3.0.1"))["kind"] == "bug"
+
+
+def test_a_class_the_validator_s_code_checks_is_in_its_contract():
+    """Kills a contract read from the README alone: ip's README names loopback and private, its
+    isPrivate also matches 169.254/16 (lib/ip.js:329 at v2.0.1, asserted by its test), so the
+    IPv4-mapped hex spelling of 169.254.0.1, allowed, is the same bug as that of 10.0.0.1 (it was
+    a hazard); at a release the evidence is not for, the README alone judges (hazard)."""
+    pairs = ({"validator": "ip", "client": "curl", "reached": "169.254.0.1:80"},)
+    v = facts.validator_verdict(facts.Allowing("ip", "http://[::ffff:a9fe:1]/", "[::ffff:a9fe:1]", pairs, "2.0.1"))
+    assert v["kind"] == "bug" and v["cause"] == "misclassified-address"
+    assert "lib/ip.js:329" in v["spec"]["clause"] or "lib/ip.js#L329" in v["spec"]["clause"]
+    v = facts.validator_verdict(facts.Allowing("ip-url-parse", "http://[::ffff:a9fe:1]/", "[::ffff:a9fe:1]", pairs, "1.1.8"))
+    assert v["kind"] == "bug"   # one package: ip's code at 1.1.8 (lib/ip.js:320)
+    assert facts.validator_verdict(facts.Allowing("ip", "http://[::ffff:a9fe:1]/", "[::ffff:a9fe:1]", pairs,
+                                                  "0.3.0"))["kind"] == "hazard"

@@ -96,10 +96,28 @@ def validator_verdict(a: Allowing) -> dict | None:
     own reading of the host is always passed (without it a misclassified address it read itself
     was called a hazard, with a reason that says a client reads the host otherwise)."""
     c = contracts.contract(a.validator, "validator", role="validator")
+    version = a.version or (a.validator.partition("@")[2] or None)
+    addr = judge.address_of(a.own_host)
+    c = _with_code_evidence(c, a.validator, version, judge.address_class(addr) if addr is not None else None)
     v = judge.judge_validator(a.validator, a.input, True, pairs=[dict(p) for p in a.pairs],
                               own_host=a.own_host, contract=c)
-    version = a.version or (a.validator.partition("@")[2] or None)
     return owner_tests.held_validator(a.validator, version, a.own_host, v)
+
+
+def _with_code_evidence(c: contracts.Contract, validator: str, version: str | None,
+                        cls: str | None) -> contracts.Contract:
+    """``c`` with address class ``cls`` among those it rejects, citing the line, when its owner's
+    code and tests classify that class at ``version`` (owner_tests/validators.toml ``covers``): a
+    README that names fewer classes than the code checks is not the whole contract (ip and
+    private-ip check 169.254/16, so the IPv4-mapped hex flaw is one bug for 10.x and 169.254.x)."""
+    rows = [r for r in owner_tests.covered(validator, version)
+            if c.rejects is not None and r["covers"] == cls and cls not in c.rejects["categories"]]
+    if not rows:
+        return c
+    rejects = {"categories": [*c.rejects["categories"], *(r["covers"] for r in rows)],
+               "url": owner_tests.cite_row(rows[0]),
+               "says": f"{c.rejects['says']}; its code and tests at {rows[0]['tag']} ({rows[0]['at']}): {rows[0]['says']}"}
+    return dataclasses.replace(c, rejects=rejects)
 
 
 def own_host(asker, validator: str, input: str) -> str | None:

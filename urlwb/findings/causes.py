@@ -7,12 +7,12 @@ and releases (41 SSRF bug records were 3 causes). A cause's key is
   the range the records span;
 - **what** went wrong: the verdict's kind and cause (``misclassified-address``, ``path``,
   ``superlinear``...);
-- **where**: for a validator that misclassified an address it read itself, the address class and
-  form of its own reading (``private ipv4-mapped``: ``[::ffff:a00:1]``; ``link-local ipv4``); for a
-  parser, the step (the verdict's cause) is the where.
+- **where**: for a validator that misclassified an address it read itself, the form of its own
+  reading (``ipv4-mapped``: ``[::ffff:a00:1]`` and ``[::ffff:a9fe:1]`` are one flaw; ``ipv6``;
+  ``ipv4``); for a parser, the step (the verdict's cause) is the where.
 
 Within a cause, the witnesses are kept one per **spelling family**, the shortest of each: for an
-address, how the input writes the host (its shape: digits ``9``, hex after ``0x`` ``x``, a
+address, its class (private, link-local...) and how the input writes the host (its shape: digits ``9``, hex after ``0x`` ``x``, a
 bracketed IPv6 literal ``[v6]``, with the slashes after the scheme); for a parser, the ingredient
 the differential found (the rule's part after ``/``). Nothing is deleted: every record stays where
 it is, and :class:`Cause` counts them.
@@ -117,16 +117,21 @@ def host_spelling(input: str) -> str:
 
 
 def where_of(rec: dict) -> str:
+    """A validator's: the form of the address it read (``ipv4-mapped``: one flaw whether the
+    mapped address is 10.0.0.1 or 169.254.0.1); a parser's: its step."""
     v = rec["verdict"]
     if rec.get("validator"):
-        return address_where(rec.get("validator_host")) or v["cause"]
+        where = address_where(rec.get("validator_host"))
+        return where.split(" ", 1)[1] if where else v["cause"]
     return v["cause"]
 
 
 def family_of(rec: dict) -> str:
-    """The spelling family of a record within its cause."""
+    """The spelling family of a record within its cause: for a validator the address class it
+    read and how the input writes the host; for a parser the differential's ingredient."""
     if rec.get("validator"):
-        return host_spelling(rec["input"])
+        where = address_where(rec.get("validator_host"))
+        return (f"{where.split(' ', 1)[0]} " if where else "") + host_spelling(rec["input"])
     rule = rec.get("rule") or ""
     return rule.partition("/")[2] or rule or "-"
 

@@ -436,7 +436,8 @@ def address_class(addr) -> str | None:
     return None
 
 
-def _address(text: str | None):
+def address_of(text: str | None):
+    """The IP address ``text`` names (brackets and a zone id off), or None."""
     if not text:
         return None
     try:
@@ -450,7 +451,7 @@ def _reached(pair: dict) -> list[tuple[str, object]]:
     out = []
     for how, where in (("directly", pair.get("reached")), ("after a redirect", (pair.get("redirect") or {}).get("reached"))):
         if where:
-            addr = _address(where.rsplit(":", 1)[0])
+            addr = address_of(where.rsplit(":", 1)[0])
             if addr is not None:
                 out.append((how, addr))
     return out
@@ -462,7 +463,7 @@ def misclassified(own_host: str | None, rejects: dict | None, pairs: list[dict])
     was observed to connect to that very address (the unspecified address: to where connect()
     takes it). (class, the pair, how), or None: a host the validator read otherwise than the
     client (a name, another address) is a parser differential, not this."""
-    addr = _address(own_host)
+    addr = address_of(own_host)
     if addr is None or not rejects:
         return None
     cls = address_class(addr)
@@ -482,7 +483,7 @@ def _hazard_reason(validator: str, input: str, own_host: str | None, c: contract
     """Why a validator's allowing is a hazard: a client reads the host otherwise, or (its own
     reading an address a client reached) the address is of a class its documentation does not
     name among those it rejects."""
-    addr = _address(own_host)
+    addr = address_of(own_host)
     if addr is not None and c.rejects:
         same = {addr, _KERNEL.get(addr, addr), getattr(addr, "ipv4_mapped", None) or addr}
         if any(got in same for p in pairs for _, got in _reached(p)):

@@ -20,7 +20,7 @@ import json
 import pathlib
 import tomllib
 
-from urlwb.oracles import Record
+from urlwb.oracles import Record, contracts
 
 #: the folders read, in order (a test adds its own)
 DIRS = [pathlib.Path(__file__).resolve().parent]
@@ -154,11 +154,36 @@ def validator_design(validator: str, version: str | None, host: str | None) -> d
     except ValueError:
         return None
     addr = getattr(addr, "ipv4_mapped", None) or addr
-    for row in _designs(tuple(DIRS)).get(_base_name(validator), []):
-        net = ipaddress.ip_network(row["network"])
+    for row in _designs(tuple(DIRS)).get(_package_key(validator), []):
+        if "excludes" not in row:
+            continue
+        net = ipaddress.ip_network(row["excludes"])
         if version in row["releases"] and addr.version == net.version and addr in net:
             return row
     return None
+
+
+def covered(validator: str, version: str | None) -> list[dict]:
+    """The rows saying ``validator``'s code classifies an address class at ``version`` (``covers``)."""
+    if version is None:
+        return []
+    return [row for row in _designs(tuple(DIRS)).get(_package_key(validator), [])
+            if "covers" in row and version in row["releases"]]
+
+
+def cite_row(row: dict) -> str:
+    path, _, line = row["at"].rpartition(":")
+    return f"https://github.com/{row['repo']}/blob/{row['tag']}/{path}#L{line}"
+
+
+def _package_key(validator: str) -> str:
+    """The registry package's name of ``validator`` (ip for ip-url-parse), else its own."""
+    base = _base_name(validator)
+    try:
+        found = contracts.entry(base, "validator")
+    except contracts.ContractError:
+        found = None
+    return found.package[1] if found is not None and found.package else base
 
 
 def held_validator(validator: str, version: str | None, host: str | None, v: dict) -> dict:
@@ -167,12 +192,11 @@ def held_validator(validator: str, version: str | None, host: str | None, v: dic
     row = validator_design(validator, version, host)
     if row is None or v is None or v["kind"] != "bug":
         return v
-    path, _, line = row["at"].rpartition(":")
-    url = f"https://github.com/{row['repo']}/blob/{row['tag']}/{path}#L{line}"
+    url = cite_row(row)
     return dict(v, kind="hazard",
                 spec=dict(v["spec"], clause=f"{validator}'s own tests and source at {row['tag']} ({row['at']}): "
-                                            f"{row['network']} is by design: {row['says']}"[:500]),
+                                            f"{row['excludes']} is by design: {row['says']}"[:500]),
                 documented=url,
-                reason=f"{validator} {version} allows {host}, in {row['network']}, which its owner's test "
+                reason=f"{validator} {version} allows {host}, in {row['excludes']}, which its owner's test "
                        f"({row['at']} at {row['tag']}) asserts it does not treat as local: its contract at that release, "
                        f"a hazard where a client reaches it; judged without it: {v.get('reason', '')}"[:2000])

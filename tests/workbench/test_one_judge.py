@@ -243,3 +243,11 @@ def test_a_class_the_validator_s_code_checks_is_in_its_contract():
     assert v["kind"] == "bug"   # one package: ip's code at 1.1.8 (lib/ip.js:320)
     assert facts.validator_verdict(facts.Allowing("ip", "http://[::ffff:a9fe:1]/", "[::ffff:a9fe:1]", pairs,
                                                   "0.3.0"))["kind"] == "hazard"
+
+
+def test_the_campaign_report_counts_them_too(tmp_path):
+    from urlwb.campaign.record import CampaignRecord
+    from urlwb.campaign.report import render_markdown
+    c = CampaignRecord(stamp="s", minutes=1.0, engine_commit="c", seed=1)
+    c.findings_written = {"records": 2, "bug": 2, "hazard": 0}
+    assert "findings.jsonl: 2 records (2 bugs, 0 hazards)" in render_markdown(c)

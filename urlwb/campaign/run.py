@@ -400,6 +400,7 @@ def run(args) -> int:
         x.entry for x in triaged + leftovers if x.verdict == "new" and x.entry]), default=None)
     if written is not None:   # the summary counts every record the run wrote (issue 34)
         record.findings_written = written_counts(written)
+        write_report(record, out_dir, errors)   # report.md says it too (written before findings.jsonl)
     # the last write, with its own time in the bar
     corpus_store.atomic_write(out_dir / "run.json", json.dumps(record.as_json(), indent=1, default=str).encode())
 

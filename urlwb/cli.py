@@ -53,7 +53,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "reach": ("urlwb.reach.command", "how much of a parser's own code the inputs execute (its language's coverage tool)"),
     "growth": ("urlwb.growth.command", "every parser's time on long inputs against the engine's (superlinear, hang)"),
     "hunt": ("urlwb.hunt.command", "coverage-guided fuzzing inside another parser, judged by the Standard"),
-    "verdict": ("urlwb.differential.verdict_command", "one input judged by a parser's own contract (its spec, docs, upstream); --headline re-judges the README's findings"),
+    "verdict": ("urlwb.verdict_command", "one input judged by a parser's own contract (its spec, docs, upstream); --headline re-judges the README's findings"),
 }
 
 

@@ -92,6 +92,27 @@ def test_ssrf_inputs_judges_as_the_hunt_files(tmp_path, capsys):
         assert (again["kind"], again["cause"]) == (r["verdict"]["kind"], r["verdict"]["cause"])
 
 
+def test_one_input_gets_one_verdict_from_verdict_and_ssrf_inputs(tmp_path, capsys):
+    """The validator's side of the check: ``urlwb verdict INPUT --oracle VALIDATOR --parsers F``
+    and ``urlwb ssrf --inputs FILE --oracle VALIDATOR --parsers F --clients none`` give one verdict
+    per input (or none from both). Killed by a verdict command that judged a validator by other
+    facts (before, it did not judge validators at all)."""
+    inputs = ["http://0x7f.1/", "http://[::ffff:a00:1]/", "http://127.1/", "http://example.com/"]
+    listed = tmp_path / "inputs.txt"
+    listed.write_text("\n".join(inputs) + "\n", encoding="utf-8")
+    assert cli.main(["ssrf", "--inputs", str(listed), "--oracle", "ipaddress", "--parsers", "urllib,node",
+                     "--clients", "none", "--out", str(tmp_path / "ssrf")]) in (0, 1)
+    capsys.readouterr()
+    by_ssrf = {r["input"]: (r["verdict"]["kind"], r["verdict"]["cause"])
+               for r in read_findings(tmp_path / "ssrf" / "findings.jsonl") if r.get("validator") == "ipaddress"}
+    assert by_ssrf
+    for input in inputs:
+        assert cli.main(["verdict", input, "--oracle", "ipaddress", "--parsers", "urllib,node"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        v = out["verdict"]
+        assert ((v["kind"], v["cause"]) if v else None) == by_ssrf.get(input), input
+
+
 # --- the owner's own tests ------------------------------------------------------------------
 
 @pytest.mark.parametrize("parser", sorted(owner_tests.mined()))

@@ -9,7 +9,7 @@ the contract's.
 
     python scripts/judge_corpus.py [--write]
 
-The cause is the differential's (urlwb.differential.classify), the known deviation its reason;
+The facts and the verdict are urlwb.differential.facts' (the one judge every command calls);
 the verdict is urlwb.verdicts.judge's (issue 25). A parser that cannot start here is counted
 under ``skipped`` with its reason.
 """
@@ -22,12 +22,10 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from urlwb import oracles  # noqa: E402
-from urlwb.differential import classify  # noqa: E402
 from urlwb import corpus_store  # noqa: E402
 from urlwb.findings import record as findings_record  # noqa: E402
 from urlwb.hunt.report import json_text  # noqa: E402
-from urlwb.oracles import contracts  # noqa: E402
-from urlwb.verdicts.judge import judge, judge_validator  # noqa: E402
+from urlwb.differential import facts  # noqa: E402
 
 
 #: what the judge's reason is followed by when a person's review came before it
@@ -52,13 +50,13 @@ def judge_ssrf(write: bool) -> collections.Counter:
     for f in sorted(glob.glob(str(ROOT / "corpus" / "ssrf" / "regress" / "*.json"))):
         meta = json.loads(pathlib.Path(f).read_text(encoding="utf-8"))
         validator = meta["validator"]
-        if "observed" in meta:   # pairs observed through the real clients (scripts/observe_corpus.py): kept
+        if "observation" in meta or "observed" in meta:   # observed pairs (scripts/observe_corpus.py; "observed" its first name): kept
             pairs = (meta.get("verdict") or {}).get("pairs") or []
         else:
             pairs = [{"validator": validator, "client": c, "reached": (d or {}).get("destination")}
                      for c, d in sorted((meta.get("fetchers") or {}).items())]
-        v = judge_validator(validator, meta["input"], True, pairs=pairs, own_host=meta.get("validator_host"),
-                            contract=contracts.contract(validator, "validator", role="validator"))
+        v = facts.validator_verdict(facts.Allowing(validator, meta["input"], meta.get("validator_host"), tuple(pairs),
+                                                      meta.get("validator_version")))
         tally[v["kind"]] += 1
         if write:
             old = meta.get("verdict") if isinstance(meta.get("verdict"), dict) else {}
@@ -98,8 +96,8 @@ def judge_history(write: bool, engine) -> collections.Counter:
             continue
         old, input, base = meta["old"], meta["input"], meta.get("base")
         mine = _stored(meta["answers"].get(old), meta["records"].get(old))
-        v = judge(old, input, base, mine, engine.parse(input, base), cause=meta.get("cause") or meta.get("class"),
-                  contract=contracts.contract(old))
+        v = facts.verdict(facts.Reading(old, input, base, mine, engine.parse(input, base),
+                                        version=old.partition("@")[2] or None))
         if v is None:
             tally["none (the readings agree)"] += 1
             continue
@@ -132,14 +130,11 @@ def main() -> int:
             if mine is None:
                 tally["not applicable"] += 1
                 continue
-            family = oracles.REGISTRY[name].family
-            found = classify.classify(input, engine, mine, family != "whatwg")
-            known = classify.known_deviation(name, engine, mine, input, base)
+            _, known = facts.cause(facts.Reading(name, input, base, mine, engine))
             if known and known.startswith("the engine's"):   # the engine's own deviation: no verdict on the parser
                 tally["the engine's deviation"] += 1
                 continue
-            v = judge(name, input, base, mine, engine, cause=(found.cause or found.cls) if found else None,
-                      family=family, known=known)
+            v = facts.verdict(facts.Reading(name, input, base, mine, engine, version=started[name].version))
             kind = v["kind"] if v else "none (the readings agree now)"
             if write and v:
                 old = r.get("verdict") if isinstance(r.get("verdict"), dict) else {}

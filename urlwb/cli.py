@@ -54,12 +54,13 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "compare-rev": ("urlwb.measure.compare_rev", "the engine against its own version at a git revision"),
     "mutants": ("urlwb.mutation.mutants", "mutation testing of the engine: which wrong engines the checks notice"),
     "bisect": ("urlwb.versions.bisect", "which released versions of a parser give which answer on one input"),
+    "upstream": ("urlwb.versions.status", "each bug cause asked at its package's newest release: still in X (newest), or fixed in Y"),
     "cache": ("urlwb.versions.cache", "the releases installed for PARSER@VERSION: clean removes them (--dry-run lists sizes)"),
     "ssrf": ("urlwb.ssrf.command", "validators against fetchers: inputs a validator allows where a fetcher connects to a denied address"),
     "reach": ("urlwb.reach.command", "how much of a parser's own code the inputs execute (its language's coverage tool)"),
     "growth": ("urlwb.growth.command", "every parser's time on long inputs against the engine's (superlinear, hang)"),
     "hunt": ("urlwb.hunt.command", "coverage-guided fuzzing inside another parser, judged by the Standard"),
-    "verdict": ("urlwb.verdicts.command", "one input judged by a parser's own contract (its spec, docs, upstream); --headline re-judges the README's findings"),
+    "verdict": ("urlwb.verdict_command", "one input judged by a parser's own contract (its spec, docs, upstream); --headline re-judges the README's findings"),
 }
 
 

@@ -402,6 +402,8 @@ def _record_finding(target, data, signature, kind, detail, status, extra, shape)
     meta.update(extra or {})
     if shape is not None:
         meta = shape(meta, data=data)
+    if shape is not None and not isinstance(meta.get("verdict"), dict):   # no record without a verdict
+        raise ValueError(f"{target}: a finding filed without a verdict ({signature})")
     atomic_write(path, data)
     write_sidecar(path, meta)
     return path
@@ -424,5 +426,7 @@ def update_sidecar(entry: RegressEntry, **changes) -> None:
     """Change fields of an entry's sidecar (e.g. ``status="fixed"``, ``note=...``)."""
     if "status" in changes and changes["status"] not in STATUSES:
         raise ValueError(f"status must be one of {STATUSES}")
+    if "verdict" in changes and not isinstance(changes["verdict"], dict):
+        raise ValueError("a sidecar's verdict is an object: a record is never left without one")
     entry.sidecar = dict(entry.sidecar or {}, **changes)
     write_sidecar(entry.path, entry.sidecar)

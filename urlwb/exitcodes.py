@@ -71,6 +71,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "growth": ("a new finding at or above --fail-on (an already filed one too: --baseline says what is not new)", "—"),
     "hunt": ("a new finding at or above --fail-on", "the parser's oracle could not start"),
     "verdict": ("a verdict at or above --fail-on (--headline: never)", "a parser named could not start"),
+    "upstream": ("—", "—"),
 }
 
 

@@ -1,5 +1,5 @@
 """Every filed bypass (``corpus/ssrf/regress/``) still shows: its validator, at the version it
-was filed against, still allows the witness, and each fetcher it names, where that fetcher is
+was filed against, still allows the witness (one whose status is ``fixed`` denies it), and each fetcher it names, where that fetcher is
 built, still connects to a destination the entry's policy denies. An entry whose validator is
 not built here, a release not installed in the cache (``urlwb ssrf --oracle NAME@VERSION``
 installs it), a user's own validator, or none of whose fetchers can start, is skipped with one
@@ -140,6 +140,9 @@ def _replay(path, meta, started, verdicts, dests):
     if not asked:
         pytest.skip(f"none of {', '.join(meta['fetchers'])} can start here (or runs in this part)")
     verdict = verdicts[name][witness]
+    if meta.get("status") == "fixed":   # kept as a witness of what was fixed (or was an artefact): denied now
+        assert verdict is not None and verdict.allow is not True, f"{name} allows {witness!r} again ({path})"
+        return
     assert verdict is not None and verdict.allow is True, (
         f"{name} no longer allows {witness!r} ({verdict}): set the entry's status to fixed "
         f"({corpus_store.sidecar_path(path)})")

@@ -61,6 +61,8 @@ class CampaignRecord:
     seed: int | None
     targets: list[TargetRun] = dataclasses.field(default_factory=list)
     new_findings: list[dict] = dataclasses.field(default_factory=list)
+    #: what findings.jsonl holds: {"records", "bug", "hazard"} (every room's, the differential's too)
+    findings_written: dict = dataclasses.field(default_factory=dict)
     duplicates: int = 0
     unreproducible: int = 0
     open_total: int = 0

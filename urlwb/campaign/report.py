@@ -152,7 +152,9 @@ def render_markdown(c: CampaignRecord) -> str:
              + ("" if c.branch_after is not None else " (not measured: `urlwb campaign --coverage` "
                 "measures it with coverage.py; libFuzzer's cov is in the Targets table)"),
              f"- new findings: {len(c.new_findings)}; duplicates of filed ones: {c.duplicates}; "
-             f"open findings in corpus/*/regress/: {c.open_total}", "",
+             f"open findings in corpus/*/regress/: {c.open_total}"
+             + (f"; findings.jsonl: {c.findings_written['records']} records ({c.findings_written['bug']} bugs, "
+                f"{c.findings_written['hazard']} hazards), each with its verdict" if c.findings_written else ""), "",
              "## Where the minutes went", "",
              "Each round's core-seconds (its processes times its wall seconds; a fuzzing run's "
              "processes times its seconds) on the machine's cores times the campaign's wall time. "

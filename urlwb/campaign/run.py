@@ -417,11 +417,13 @@ def run(args) -> int:
         record.growth = {"skipped": "the round failed (see Rounds that failed)"} if grown is None \
             else {"markdown": grown.get("markdown", ""), "summary": grown.get("summary", {})}
         report("report again")
+    written = guarded(errors, "findings.jsonl", lambda: campaign_findings(out_dir, [
+        x.entry for x in triaged + leftovers if x.verdict == "new" and x.entry]), default=None)
+    if written is not None:   # the summary counts every record the run wrote (issue 34)
+        record.findings_written = written_counts(written)
+        write_report(record, out_dir, errors)   # report.md says it too (written before findings.jsonl)
     # the last write, with its own time in the bar
     corpus_store.atomic_write(out_dir / "run.json", json.dumps(record.as_json(), indent=1, default=str).encode())
-
-    guarded(errors, "findings.jsonl", lambda: campaign_findings(out_dir, [
-        x.entry for x in triaged + leftovers if x.verdict == "new" and x.entry]), default=None)
 
     print()
     print(summary(record))
@@ -448,12 +450,23 @@ def campaign_findings(out_dir: pathlib.Path, entries: list[pathlib.Path]) -> pat
     return write_findings(out_dir, found)
 
 
+def written_counts(path: pathlib.Path) -> dict:
+    """{"records", "bug", "hazard"} of a findings.jsonl: every record the run wrote, the
+    differential's and the long-input round's with the filed ones (its report once said "new
+    findings: 0" while the differential round had written two)."""
+    kinds = [r["verdict"]["kind"] for r in read_findings(path)]
+    return {"records": len(kinds), "bug": kinds.count("bug"), "hazard": kinds.count("hazard")}
+
+
 def summary(record: CampaignRecord) -> str:
     """The terminal's last lines: executions and findings, then where the minutes went."""
     execs = sum(t.execs for t in record.targets)
     wall = max(1e-9, record.wall_seconds)
+    w = record.findings_written
     lines = [f"{execs:,} executions ({execs / wall:,.0f} per wall-second), {len(record.new_findings)} "
-             f"new findings, {record.open_total} open in corpus/*/regress/",
+             f"new findings filed, {record.open_total} open in corpus/*/regress/"
+             + (f"; findings.jsonl: {w['records']} records ({w['bug']} bugs, {w['hazard']} hazards), "
+                "each with its verdict" if w else ""),
              *time_bar(record)]
     # measured only with --coverage (or --schedule even), and only when both rounds succeeded
     if record.branch_before is not None and record.branch_after is not None:

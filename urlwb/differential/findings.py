@@ -22,7 +22,8 @@ from urlwb.differential.run import DiffResult, Finding
 from urlwb.findings import record
 from urlwb.findings.sidecar import INPUT_MAX, diff_command
 from urlwb.oracles import contracts
-from urlwb.verdicts.judge import judge
+from urlwb.differential import facts
+from urlwb.verdicts.judge import RFC_NAMES, judge
 
 
 def signature(cls: str, cause: str | None, reference: str, parser: str) -> str:
@@ -84,8 +85,12 @@ def records(res: DiffResult) -> list[dict]:
             kind = record.rule(f.cls, f.cause)   # the kind of finding: its class and cause, as the signature
         family = "whatwg" if name == "engine" else oracles.family(name)
         again = res.reparsed.get(name, [])[f.index] if f.cls == "unstable" and name in res.reparsed else None
-        verdict = judge(name, text, base, mine, std, cause=f.cause or f.cls, reparse_record=again,
-                        contract=contracts.describe(name).contract, family=family, known=f.known)
+        if std is None:   # the reference's own crash (no engine reading beside it), or no engine in the run
+            verdict = judge(name, text, base, mine, None, cause=f.cause or f.cls, reparse_record=again,
+                            contract=contracts.describe(name).contract, family=family, known=f.known)
+        else:
+            verdict = facts.verdict(facts.Reading(name, text, base, mine, std, reparse=again,
+                                                  version=res.versions.get(name)))
         if verdict is None:
             continue
         cause = verdict["cause"]
@@ -98,6 +103,45 @@ def records(res: DiffResult) -> list[dict]:
             family=family, language=oracles.REGISTRY[name].language if name in oracles.REGISTRY else None,
             observed=reading(mine)[:2000], expected=reading(std)[:2000] if std is not None else None,
             reference=standard, source=source, known=f.known,
+            **({"input_length": len(text)} if len(text) > INPUT_MAX else {})))
+    return out + spec_records(res, {(f.b, f.index) for f in res.findings})
+
+
+def spec_records(res: DiffResult, found: set[tuple[str, int]]) -> list[dict]:
+    """The readings no disagreement holds but the one judge still calls a finding: a parser that
+    declares an RFC and reads a valid reference otherwise than the RFC, where the engine reads it
+    as the parser does (``https://0x7f.1``: the URL Standard's 127.0.0.1, RFC 3986's reg-name).
+    ``urlwb verdict`` judges every reading; so does the differential (issue 34: one input and one
+    parser, one verdict, whichever command asked). One record per parser and component, on the
+    shortest input."""
+    standard = "engine" if "engine" in res.records else res.reference
+    keep: dict[str, tuple[int, str, dict]] = {}
+    for name in res.parsers:
+        if name == standard or contracts.describe(name).contract.spec not in RFC_NAMES:
+            continue
+        for idx, mine in enumerate(res.records[name]):
+            if (name, idx) in found or mine is None or mine.crash:
+                continue
+            text, base, _ = res.items[idx]
+            v = facts.verdict(facts.Reading(name, text, base, mine, res.records[standard][idx],
+                                            version=res.versions.get(name)))
+            if v is None:
+                continue
+            sig = f"contract/{v['cause']}:{v['kind']}~{name}"
+            old = keep.get(sig)
+            if old is None or (len(text), text) < (len(res.items[old[0]][0]), res.items[old[0]][0]):
+                keep[sig] = (idx, name, v)
+    out = []
+    for sig, (idx, name, v) in sorted(keep.items()):
+        text, base, source = res.items[idx]
+        mine, std = res.records[name][idx], res.records[standard][idx]
+        out.append(record.make_finding(
+            input=_cut(text), base=base, parser=name, signature=sig, rule=record.rule("contract", v["cause"]),
+            verdict=v, parser_version=res.versions.get(name), command=diff_command(text, name, base, res.reference),
+            summary=f"{name} reads {reading(mine)[:200]} as {standard} does; its declared spec reads it otherwise",
+            family=oracles.family(name), language=oracles.REGISTRY[name].language if name in oracles.REGISTRY else None,
+            observed=reading(mine)[:2000], expected=reading(std)[:2000] if std is not None else None,
+            reference=standard, source=source,
             **({"input_length": len(text)} if len(text) > INPUT_MAX else {})))
     return out
 

@@ -43,7 +43,8 @@ def room_of(rec: dict, target: str | None = None) -> str:
     rule = rec.get("rule", "")
     head = rule.split("/", 1)[0]
     return {"ssrf": "ssrf", "superlinear": "growth", "hang": "growth", "bisect": "bisect",
-            "differential": "differential", "unstable": "differential"}.get(head, "fuzz")
+            "differential": "differential", "unstable": "differential",
+            "contract": "differential"}.get(head, "fuzz")   # contract/: differential.findings.spec_records
 
 
 def corpus() -> list[Listed]:

@@ -12,6 +12,7 @@ draft upstream report (:mod:`urlwb.findings.reproduce`).
 
 from __future__ import annotations
 
+import json
 import pathlib
 import re
 from collections import defaultdict
@@ -19,7 +20,7 @@ from collections import defaultdict
 from urlwb import corpus_store, oracles
 from urlwb.cliutil import MOST_COUNT, add_parsers, check_output_folder, count, add_targets, alias, shorten
 from urlwb.errors import UsageError
-from urlwb.findings import catalog, reproduce
+from urlwb.findings import catalog, causes, reproduce
 from urlwb.fuzzing.fuzz import load_stats
 from urlwb.fuzzdata import decode_text
 from urlwb.fuzzing.triage import artifact_dir, pending_artifacts
@@ -139,16 +140,24 @@ def show_findings(items: list[catalog.Listed], per_group: int = 5) -> None:
     rooms = defaultdict(int)
     for i in items:
         rooms[i.room] += 1
+    bug_causes = causes.group(bugs)
     print(f"\nfindings: {len(bugs)} bugs, {len(hazards)} hazards ("
-          + ", ".join(f"{r} {n}" for r, n in sorted(rooms.items())) + ")")
+          + ", ".join(f"{r} {n}" for r, n in sorted(rooms.items())) + ")"
+          + (f"; the bugs are {len(bug_causes)} causes" if bugs else ""))
     if bugs:
-        print(f"\nBUGS ({len(bugs)}): each breaks its parser's own contract")
-    for i in sorted(bugs, key=lambda i: (i.record["parser"], i.record["signature"])):
+        print(f"\nBUGS ({len(bugs)}) in {len(bug_causes)} causes: each breaks its parser's own contract")
+    for c in bug_causes:
+        i = c.shortest
         r, v = i.record, i.record["verdict"]
-        print(f"  {r['parser']:<24} {v['cause']:<16} {shorten(repr(r['input']), 70)}")
-        print(f"  {'':24} spec    {v['spec']['name']}: {_plain(v['spec']['clause'], 100)}")
-        print(f"  {'':24} upstream {_upstream(v)}")
-        print(f"  {'':24} {i.room}, {r.get('status', 'open')}: {_plain(r.get('command') or i.source, 100)}")
+        releases = f" {', '.join(c.releases)}" if c.releases else ""
+        print(f"  {_plain(c.title(), 70)}: {len(c.records)} records{releases}, {len(c.witnesses)} spellings")
+        for fam, w in sorted(c.witnesses.items(), key=lambda kv: (len(kv[1].record["input"]), kv[0]))[:per_group or None]:
+            print(f"      {shorten(repr(w.record['input']), 50):<50} {_plain(fam, 40)}")
+        if per_group and len(c.witnesses) > per_group:
+            print(f"      ... {len(c.witnesses) - per_group} more spellings (--per-group 0)")
+        print(f"  {'':4} spec    {v['spec']['name']}: {_plain(v['spec']['clause'], 100)}")
+        print(f"  {'':4} upstream {_upstream(v)}")
+        print(f"  {'':4} {i.room}, {r.get('status', 'open')}: {_plain(r.get('command') or i.source, 100)}")
     groups: dict[str, list] = defaultdict(list)
     for i in hazards:
         groups[catalog.group_key(i)].append(i)
@@ -167,13 +176,19 @@ def show_findings(items: list[catalog.Listed], per_group: int = 5) -> None:
 
 
 def write_drafts(bugs: list[catalog.Listed], folder: pathlib.Path) -> None:
-    """``folder/<signature>/``: the reproducer (its language's file) and ``report.md``."""
+    """One draft per cause (:mod:`urlwb.findings.causes`), on its shortest witness:
+    ``folder/<signature>/``, the reproducer (its language's file) and ``report.md``, which lists
+    the cause's other spellings and the releases its records span."""
     written = 0
-    for i in bugs:
-        r = i.record
+    for c in causes.group(bugs):
+        r = c.shortest.record
         repro = reproduce.reproducer(r)
         where = folder / reproduce.slug(r)
-        files = {where / "report.md": reproduce.draft(r, repro)}
+        others = [w.record["input"] for w in c.witnesses.values() if w is not c.shortest]
+        cause_lines = [f"## One cause, {len(c.records)} records", "",
+                       f"{c.title()}; releases: {', '.join(c.releases) or 'the one above'}.", ""]
+        cause_lines += [f"- another spelling: `{json.dumps(x, ensure_ascii=False)}`" for x in others]
+        files = {where / "report.md": reproduce.draft(r, repro) + "\n" + "\n".join(cause_lines) + "\n"}
         if repro is not None:
             files[where / repro.file] = repro.code
         for path, text in files.items():

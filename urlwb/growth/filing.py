@@ -21,8 +21,7 @@ from urlwb.findings import sidecar
 from urlwb.differential.run import decode_case, encode_case
 from urlwb.growth import shapes
 from urlwb.growth.measure import Point, Probe
-from urlwb.oracles import contracts
-from urlwb.verdicts.judge import judge
+from urlwb.differential import facts
 
 TARGET = "growth"
 
@@ -63,18 +62,20 @@ def file(parser: str, version: str, language: str, p: Point, found: Point,
     path = corpus_store.record_finding(TARGET, data, signature(parser, p), "timeout",
                                        describe(parser, p), extra=extra,
                                        shape=functools.partial(sidecar.shape, family=_family(parser)))
-    if path is not None:   # the verdict of the parser's contract, in place of the provisional one
+    judged = verdict_of(parser, p, extra["input"]) if path is not None else None
+    if judged is not None:   # the verdict of the parser's contract, in place of the provisional one
         entry = corpus_store.RegressEntry(TARGET, path, corpus_store.load_sidecar(corpus_store.sidecar_path(path)))
-        corpus_store.update_sidecar(entry, verdict=verdict_of(parser, p, extra["input"]))
+        corpus_store.update_sidecar(entry, verdict=judged)
     return path
 
 
 def verdict_of(parser: str, p: Point, text: str) -> dict:
-    """Super-linear time or no answer: a bug under any contract, judged under the parser's own
-    (:func:`urlwb.verdicts.judge.judge`)."""
+    """Super-linear time or no answer: a bug under any contract, judged under the parser's own by
+    the one judge (:mod:`urlwb.differential.facts`)."""
     hung = p.verdict == "hang"
-    return judge(parser, text, None, oracles.hang_record("no answer within the deadline") if hung else None,
-                 None, superlinear=not hung, contract=contracts.describe(parser).contract, family=_family(parser))
+    return facts.verdict(facts.Reading(parser, text, None,
+                                       oracles.hang_record("no answer within the deadline") if hung else None,
+                                       None, superlinear=not hung))
 
 
 def _family(parser: str) -> str | None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import pathlib
+import re
 import tomllib
 
 DATA = pathlib.Path(__file__).with_name("contracts.toml")
@@ -47,6 +48,9 @@ class Deviation:
     says: str
     #: for cause "crash": a substring of the exception's message this deviation covers
     match: str | None = None
+    #: a regular expression the input must match for this deviation to cover it (a scheme's
+    #: own rule: curl's login options on imap:, pop3:, smtp: only); None: every input
+    when: str | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -69,10 +73,12 @@ class Contract:
     #: "shipped" (contracts.toml), "config" (the user's keys) or "default" (declared nowhere)
     origin: str = "shipped"
 
-    def deviation(self, cause: str | None) -> Deviation | None:
-        """The documented deviation for ``cause`` (an exact one first, then a blanket ``any``)."""
+    def deviation(self, cause: str | None, input: str | None = None) -> Deviation | None:
+        """The documented deviation for ``cause`` (an exact one first, then a blanket ``any``);
+        one with ``when`` covers an ``input`` that matches it only."""
         for d in self.deviations:
-            if cause is not None and d.cause == cause and d.match is None:
+            if cause is not None and d.cause == cause and d.match is None and \
+                    (d.when is None or (input is not None and re.search(d.when, input))):
                 return d
         for d in self.deviations:
             if d.cause == "any":
@@ -132,7 +138,7 @@ def _row(section: str, name: str, table: dict) -> Entry:
     client = table.get("client")
     if client is not None and client not in CLIENTS:
         raise ContractError(f"{where}: client must be one of {', '.join(CLIENTS)}")
-    deviations = tuple(Deviation(d["cause"], d["clause"], d["url"], d.get("says", ""), d.get("match"))
+    deviations = tuple(Deviation(d["cause"], d["clause"], d["url"], d.get("says", ""), d.get("match"), d.get("when"))
                        for d in table.get("deviations", []))
     contract = Contract(name, _SECTIONS[section], spec, table.get("docs"), table.get("says", ""),
                         table.get("source", ""), deviations, table.get("deprecated"),

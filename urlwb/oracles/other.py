@@ -57,9 +57,12 @@ class UrllibOracle(Oracle):
             return FAILURE
         except Exception as exc:  # noqa: BLE001 - undocumented: the oracle crashed
             return crashed(exc)
-        # urlsplit cannot tell an empty query or fragment from none.
-        return Record(False, s.scheme, s.username or "", s.password or "",
-                      _bracket(s.hostname) if s.netloc or s.hostname else None, port, s.path,
+        # urlsplit cannot tell an empty query or fragment from none. The userinfo as urlsplit
+        # reads it: None absent, "" present and empty (http://:@h); brackets back on an IP literal
+        # written in them (an IPvFuture too), as its owner's tests read it (urlwb/verdicts/owner_tests).
+        host = s.hostname
+        return Record(False, s.scheme, s.username, s.password,
+                      (f"[{host}]" if host and "[" in s.netloc else host) if s.netloc or host else None, port, s.path,
                       _none_if_empty(s.query), _none_if_empty(s.fragment), s.geturl())
 
 
@@ -93,7 +96,11 @@ class Rfc3986Oracle(Oracle):
             return FAILURE
         except Exception as exc:  # noqa: BLE001 - undocumented: the oracle crashed
             return crashed(exc)
-        user, _, password = (info["userinfo"] or "").partition(":") if info else ("", "", "")
+        # the userinfo as rfc3986 holds it: none (None, None), "user" (no password), "user:" (an
+        # empty one), as its owner's tests read it (urlwb/verdicts/owner_tests/rfc3986.json)
+        userinfo = info["userinfo"] if info else None
+        user, colon, password = (userinfo or "").partition(":")
+        user, password = (None, None) if userinfo is None else (user, password if colon else None)
         port = int(info["port"]) if info and info["port"] else None
         return Record(False, ref.scheme, user, password, info["host"] if info else None, port,
                       ref.path or "", ref.query, ref.fragment, ref.unsplit())
@@ -118,7 +125,8 @@ class YarlOracle(Oracle):
             if not u.scheme:
                 return FAILURE
             port = u.explicit_port
-            rec = Record(False, u.scheme, u.raw_user or "", u.raw_password or "",
+            # the userinfo as yarl holds it: None absent, '' present and empty (http://:@h/)
+            rec = Record(False, u.scheme, u.raw_user, u.raw_password,
                          _bracket(u.raw_host), port, u.raw_path,
                          _none_if_empty(u.raw_query_string), _none_if_empty(u.raw_fragment), str(u))
         except ValueError:
@@ -155,7 +163,9 @@ class Urllib3Oracle(Oracle):
             return crashed(exc)
         if not u.scheme:
             return FAILURE
-        user, _, password = (u.auth or "").partition(":")
+        # the userinfo as urllib3 holds it (auth None: none; a password only after a ':')
+        user, colon, password = (u.auth or "").partition(":")
+        user, password = (None, None) if u.auth is None else (user, password if colon else None)
         return Record(False, u.scheme, user, password, u.host, u.port, u.path or "", u.query,
                       u.fragment, u.url)
 
@@ -179,7 +189,9 @@ class HyperlinkOracle(Oracle):
             u = self._from_text(input) if base is None else self._from_text(base).click(input)
             if not u.scheme:
                 return FAILURE
-            user, _, password = u.userinfo.partition(":")
+            # hyperlink's userinfo is '' when none is written; a password only after a ':'
+            user, colon, password = u.userinfo.partition(":")
+            password = password if colon else None
             path = ("/" if u.rooted else "") + "/".join(u.path)
             query = "&".join(k if v is None else f"{k}={v}" for k, v in u.query) if u.query else None
             href = u.to_text(with_password=True)

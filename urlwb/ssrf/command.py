@@ -46,6 +46,7 @@ from urlwb.findings import record
 from urlwb.ssrf import catalog, fetchers, hunt, inputs, install, policy, regress, report
 from urlwb.ssrf.finding_records import finding_records
 from urlwb.ssrf.observe import run as observing
+from urlwb.differential import facts
 
 DEFAULT_OUT = pathlib.Path("reports") / "ssrf"
 #: the minimizer's own budget, after the hunt
@@ -83,7 +84,7 @@ def add_arguments(p) -> None:
     exitcodes.add_arguments(p)
 
 
-def _fetcher_names(spec: str | None) -> list[str]:
+def fetcher_names_of(spec: str | None) -> list[str]:
     try:
         names = oracles.resolve_names(spec) if spec else fetchers.default_names()
     except ValueError as exc:
@@ -132,7 +133,7 @@ def run(args) -> int:
         url_kind = set(fetchers.default_names())
         fetcher_names = [n for n in observing.model_parsers(client_names) if n in url_kind]
     else:
-        fetcher_names = _fetcher_names(args.fetchers)
+        fetcher_names = fetcher_names_of(args.fetchers)
     declared = catalog.declared(args.validator, progress=lambda s: print(s, flush=True))
     print(f"urlwb ssrf: starting {len(declared)} validators and {len(fetcher_names)} fetchers", flush=True)
     with progress.heartbeat(f"urlwb ssrf: starting {len(declared)} validators and {len(fetcher_names)} fetchers",
@@ -167,15 +168,8 @@ def _inputs_run(args, pol, user_inputs, client_names, validators, fetcher_oracle
           f"{len(fetcher_oracles)} modelled fetchers)", flush=True)
     # every input judged (no time bound): a line every few seconds while a batch is asked
     with progress.task(f"urlwb ssrf: judging {len(user_inputs):,} inputs", beat=True) as said:
-        res = hunt.hunt(asker, pol, user_inputs, float("inf"), 0, batch=args.batch,
-                        progress=lambda line: (print(line, flush=True), said.advance(0, note=line.strip())))
-    run_cells = {}
-    for (v, f), c in res.cells.items():
-        w = min(c.witnesses.values(), key=lambda s: (len(s), s))
-        run_cells[(v, f)] = {"count": len(c.inputs), "categories": c.categories, "witness": w,
-                             "destination": asker.dests[f][w].show(),
-                             "witnesses": {cat: {"witness": x, "destination": asker.dests[f][x].show()}
-                                           for cat, x in sorted(c.witnesses.items())}}
+        res, run_cells = judge_inputs(asker, pol, user_inputs, args.batch,
+                                      lambda line: (print(line, flush=True), said.advance(0, note=line.strip())))
     observed_md: list[str] = []
     found = None
     if client_names != []:
@@ -192,10 +186,47 @@ def _inputs_run(args, pol, user_inputs, client_names, validators, fetcher_oracle
     paths = report.write(run, args.out)
     print(f"report: {paths[0]}")
     # one list of records for findings.jsonl, --sarif and --junit (as the hunt's, below)
-    records = finding_records(_per_validator_witness(run_cells, asker, pol, fetcher_oracles), validators, {},
-                              list(pol.categories), found)
+    records = finding_records(per_validator_input(res, asker, pol, fetcher_oracles), validators, {},
+                              list(pol.categories), found, asker)
     print(f"report: {record.write_findings(args.out, records)}")
     return exitcodes.conclude(args, records, "ssrf", args.out)
+
+
+def judge_inputs(asker, pol, user_inputs: list[str], batch: int, progress=lambda line: None):
+    """Every input asked of every validator and modelled fetcher (the bypass matrix, unminimized):
+    (the hunt's result, its cells as the report shows them)."""
+    res = hunt.hunt(asker, pol, user_inputs, float("inf"), 0, batch=batch, progress=progress)
+    run_cells = {}
+    for (v, f), c in res.cells.items():
+        w = min(c.witnesses.values(), key=lambda s: (len(s), s))
+        run_cells[(v, f)] = {"count": len(c.inputs), "categories": c.categories, "witness": w,
+                             "destination": asker.dests[f][w].show(),
+                             "witnesses": {cat: {"witness": x, "destination": asker.dests[f][x].show()}
+                                           for cat, x in sorted(c.witnesses.items())}}
+    return res, run_cells
+
+
+def model_records(validators: dict, fetcher_oracles: dict, pol, user_inputs: list[str], batch: int = 64) -> list[dict]:
+    """The records ``urlwb ssrf --inputs ... --clients none`` writes for ``user_inputs``: each
+    (validator, witness) the model flags, judged by the one judge with the validator's own host
+    (``urlwb verdict INPUT --parsers VALIDATOR`` prints these)."""
+    asker = hunt.Asker(validators, fetcher_oracles)
+    res, _ = judge_inputs(asker, pol, user_inputs, batch)
+    return finding_records(per_validator_input(res, asker, pol, fetcher_oracles), validators, {},
+                           list(pol.categories), None, asker)
+
+
+def per_validator_input(res, asker, pol, fetcher_oracles) -> dict[tuple[str, str], dict]:
+    """(validator, input) -> {fetcher: what it reached} for every input of every cell: with
+    ``--inputs`` each input is judged, not only each cell's shortest witness (which kept
+    http://127.1/ and hid http://0x7f.1/, another spelling the same validator allows)."""
+    per: dict[tuple[str, str], dict] = {}
+    for (v, f), c in res.cells.items():
+        for s in sorted(c.inputs):
+            d = asker.dests[f][s]
+            per.setdefault((v, s), {})[f] = {"host": d.host, "destination": d.show(),
+                                              "category": pol.denied(d), "version": fetcher_oracles[f].version}
+    return per
 
 
 def _per_validator_witness(run_cells, asker, pol, fetcher_oracles) -> dict[tuple[str, str], dict]:
@@ -271,7 +302,7 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped, client_name
     if not args.no_file:
         for (v, w), fs in per_vw.items():
             path = regress.file(v, by_name[v].base if v in by_name else None, validators[v].version, w, fs,
-                                list(pol.categories))
+                                list(pol.categories), facts.own_host(asker, v, w))
             if path:
                 filed.append(str(path))
     run = _run_record(args, pol, validators, fetcher_oracles, skipped, res, run_cells, witnesses, history, filed)
@@ -292,7 +323,7 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped, client_name
     # one list of records: findings.jsonl, --sarif and --junit (the clients' observations when
     # they ran, else the model's bypasses judged by the validator's contract; then the validators'
     # own failures)
-    records = finding_records(per_vw, validators, by_name, list(pol.categories), observed_findings)
+    records = finding_records(per_vw, validators, by_name, list(pol.categories), observed_findings, asker)
     paths.append(record.write_findings(args.out, records))
     print(f"report: {paths[0]} (and {', '.join(p.name for p in paths[1:])}); "
           f"{len(filed)} new regress entries in corpus/ssrf/regress/")

@@ -15,23 +15,27 @@ import shlex
 from urlwb.findings import provisional
 from urlwb.findings.record import check, make_finding
 from urlwb.ssrf import regress
-from urlwb.verdicts.judge import judge_validator
+from urlwb.differential import facts
 
 #: the validator's failure class -> the finding's rule
 FAILURE_RULES = {"oracle-crashed": "crash", "oracle-hung": "hang"}
 
 
 def finding_records(per_vw: dict[tuple[str, str], dict], validators: dict, declared: dict,
-                    categories: list[str], observed: list[dict] | None = None) -> list[dict]:
+                    categories: list[str], observed: list[dict] | None = None, asker=None) -> list[dict]:
     """The bypasses (``observed``: the findings real clients showed, :mod:`urlwb.ssrf.observe`,
-    when the run observed; else the model's, ``per_vw``), then the validators' own failures."""
+    when the run observed; else the model's, ``per_vw``), then the validators' own failures;
+    ``asker`` (:class:`urlwb.ssrf.hunt.Asker`): where each validator's own parser read the host."""
     out = list(observed) if observed is not None else []
     for (v, w), fs in per_vw.items() if observed is None else ():
         base = declared[v].base if v in declared else None
-        rec = regress.record(v, base, validators[v].version, w, fs, categories)
+        own = facts.own_host(asker, v, w) if asker is not None else None
+        rec = regress.record(v, base, validators[v].version, w, fs, categories, own)
         # judged by the validator's own contract (a URL-syntax validator accepting a non-URI is
-        # its bug; else a hazard with the pairs where it bites), as urlwb verdict judges it
-        judged = judge_validator(base or v, w, True, pairs=rec["verdict"].get("pairs") or [])
+        # its bug; one that misclassified an address it read itself too; else a hazard with the
+        # pairs where it bites): the one judge, with the same facts as every other path
+        judged = facts.validator_verdict(facts.Allowing(base or v, w, own, tuple(rec["verdict"].get("pairs") or []),
+                                                              validators[v].version))
         if judged is not None:
             rec = check({**rec, "verdict": judged})
         path = regress.folder() / regress.entry_name(v, validators[v].version, w)

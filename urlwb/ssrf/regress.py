@@ -15,8 +15,7 @@ import pathlib
 
 from urlwb import corpus_store
 from urlwb.findings import sidecar
-from urlwb.oracles import contracts
-from urlwb.verdicts.judge import judge_validator
+from urlwb.differential import facts
 
 TARGET = "ssrf"
 
@@ -30,23 +29,24 @@ def entry_name(validator: str, version: str, witness: str) -> str:
 
 
 def file(validator: str, base: str | None, version: str, witness: str, fetchers: dict[str, dict],
-         categories: list[str]) -> pathlib.Path | None:
+         categories: list[str], own_host: str | None = None) -> pathlib.Path | None:
     """File one bypass; its path, or None when it is filed already."""
     name = entry_name(validator, version, witness)
     path = folder() / name
     with corpus_store.filing():
         if path.exists() and corpus_store.sidecar_path(path).exists():
             return None
-        meta = record(validator, base, version, witness, fetchers, categories)
+        meta = record(validator, base, version, witness, fetchers, categories, own_host)
         corpus_store.atomic_write(path, witness.encode("utf-8", "surrogatepass"))
         corpus_store.write_sidecar(path, meta)
     return path
 
 
 def record(validator: str, base: str | None, version: str, witness: str, fetchers: dict[str, dict],
-           categories: list[str]) -> dict:
+           categories: list[str], own_host: str | None = None) -> dict:
     """The sidecar of one bypass, a ``finding-v1`` record (also what ``--sarif``/``--junit``
-    render, filed or not)."""
+    render, filed or not); ``own_host``: the host as the validator's own parser reads it (kept as
+    ``validator_host``, and judged with: :mod:`urlwb.differential.facts`)."""
     name = entry_name(validator, version, witness)
     shown = ", ".join(f"{f} connects to {d['destination']} ({d['category']})" for f, d in sorted(fetchers.items()))
     asked = validator if validator.endswith(f"@{version}") else f"{validator}@{version}"
@@ -57,17 +57,20 @@ def record(validator: str, base: str | None, version: str, witness: str, fetcher
             "input": witness, "validator": validator, "validator_base": base, "validator_version": version,
             "deny": categories, "fetchers": fetchers}
     meta = sidecar.shape(meta)
+    if own_host is not None:
+        meta["validator_host"] = own_host
     meta["verdict"] = verdict_of(validator, witness, [
-        {"validator": validator, "client": f, "reached": d["destination"]} for f, d in sorted(fetchers.items())])
+        {"validator": validator, "client": f, "reached": d["destination"]} for f, d in sorted(fetchers.items())],
+        own_host, version)
     return meta
 
 
-def verdict_of(validator: str, witness: str, pairs: list[dict], own_host: str | None = None) -> dict:
+def verdict_of(validator: str, witness: str, pairs: list[dict], own_host: str | None = None,
+               version: str | None = None) -> dict:
     """The verdict of ``validator`` allowing ``witness`` by its contract (issue 25), with the
     validator -> client ``pairs`` where it bites; ``own_host``: the host as the validator's own
     parser reads it (see urlwb.verdicts.judge.misclassified)."""
-    return judge_validator(validator, witness, True, pairs=pairs, own_host=own_host,
-                           contract=contracts.contract(validator, "validator", role="validator"))
+    return facts.validator_verdict(facts.Allowing(validator, witness, own_host, tuple(pairs), version))
 
 
 def entries() -> list[tuple[pathlib.Path, dict]]:
@@ -77,4 +80,4 @@ def entries() -> list[tuple[pathlib.Path, dict]]:
 
 def observed_verdict(meta: dict, pairs: list[dict]) -> dict:
     """The verdict of a filed bypass ``meta`` once its pairs are observed (:mod:`urlwb.ssrf.observe.corpus`)."""
-    return verdict_of(meta["validator"], meta["input"], pairs, meta.get("validator_host"))
+    return verdict_of(meta["validator"], meta["input"], pairs, meta.get("validator_host"), meta.get("validator_version"))

@@ -108,13 +108,30 @@ def _host_same(a: str | None, b: str | None, equivalence: bool = True) -> bool:
     (RFC 3986 §6.2.2's: ``%65vil.com`` is ``evil.com``) also after percent-encoding
     normalization. Two readings compared for a hazard are compared without it: a client that
     resolves ``%65vil.com`` as written goes elsewhere than one that decodes it."""
-    a, b = (a or "").lower(), (b or "").lower()
-    if a == b or (equivalence and _pct_same(a, b)):
+    a, b = a or "", b or ""
+    if a.lower() == b.lower():
+        return True
+    # percent-decoded first, then compared case-insensitively: lowercasing '%E2%93%87' before
+    # decoding it gives U+24C7 on one side and the lowercased U+24E1 on the other
+    if equivalence and (_pct_same(a, b) or urllib.parse.unquote(a).lower() == urllib.parse.unquote(b).lower()):
         return True
     try:
         return ipaddress.ip_address(a.strip("[]").split("%")[0]) == ipaddress.ip_address(b.strip("[]").split("%")[0])
     except ValueError:
         return False
+
+
+def _without_empty_password(userinfo: str | None) -> str:
+    """``user:`` and ``user``, ``:`` and none, are one userinfo here: the oracle protocol lets an
+    adapter send "" for an absent password (a WHATWG parser cannot tell them apart), so an empty
+    password is not counted (the module docstring's leniency), whichever side has it."""
+    u = userinfo or ""
+    return u[:-1] if u.endswith(":") and u.index(":") == len(u) - 1 else u
+
+
+def _userinfo_same(a: str | None, b: str | None) -> bool:
+    a, b = _without_empty_password(a), _without_empty_password(b)
+    return a == b or _pct_same(a, b)
 
 
 def _record_userinfo(r: Record) -> str | None:
@@ -135,7 +152,7 @@ def rfc_difference(spec: str, input: str, base: str | None, r: Record) -> tuple[
                           and rfc3986.host_kind(input, "rfc2396") == "reg-name")
     checks = [("scheme", e.scheme, scheme, lambda a, b: a == b)]
     if not registry_authority:   # RFC 2396 §3.2: a registry-based authority has no host
-        checks += [("userinfo", e.userinfo, _record_userinfo(r), lambda a, b: (a or "") == (b or "") or _pct_same(a, b)),
+        checks += [("userinfo", e.userinfo, _record_userinfo(r), _userinfo_same),
                    ("host", e.host, r.host, lambda a, b: _host_same(a, b)),
                    ("port", e.port, port, lambda a, b: a == b)]
     path = rfc3986.normalize_pct(r.path or "")
@@ -178,7 +195,7 @@ def record_difference(a: Record, b: Record, strict: bool = False) -> str | None:
     for component in COMPONENTS:
         if component == "userinfo":
             x, y = _record_userinfo(a), _record_userinfo(b)
-            if (x or "") != (y or "") and not _pct_same(x, y):
+            if not _userinfo_same(x, y):
                 return "userinfo"
             continue
         x, y = getattr(a, component), getattr(b, component)
@@ -188,6 +205,9 @@ def record_difference(a: Record, b: Record, strict: bool = False) -> str | None:
             if not _host_same(x, y, equivalence=False):
                 return "host"
             continue
+        if component == "path" and a.host is not None and b.host is not None \
+                and (a.scheme or "").lower() in rfc3986.DEFAULT_PORTS:
+            x, y = x or "/", y or "/"   # §6.2.3: an empty path with an authority is "/", as classify.lenient
         if component == "port":
             dx = rfc3986.DEFAULT_PORTS.get((a.scheme or "").lower(), -1)
             x, y = (None if x == dx else x), (None if y == dx else y)
@@ -311,7 +331,7 @@ def judge(parser: str, input: str, base: str | None, parser_record: Record | Non
         if vs_engine is None:
             return None
         step = failed_at or whatwg_step(parser_record, engine_record, vs_engine, cause)
-        dev = c.deviation(step)
+        dev = c.deviation(step, input)
         clause = (f"URL Standard: the {failed_at} validation error, where the basic URL parser returns failure"
                   if failed_at else WHATWG_CLAUSES.get(step or "", "URL Standard: basic URL parser"))
         if dev is not None:
@@ -343,7 +363,7 @@ def judge(parser: str, input: str, base: str | None, parser_record: Record | Non
             diff = rfc_difference(c.spec, input, base, parser_record)
             if diff is not None:
                 component, want, got = diff
-                dev = c.deviation(component)
+                dev = c.deviation(component, input)
                 if dev is not None and dev.cause != "any":
                     return done("hazard", spec_name, _rfc_clause(c.spec, component), component,
                                 f"{parser} documents this reading: {dev.says}", dev.url)
@@ -365,7 +385,7 @@ def judge(parser: str, input: str, base: str | None, parser_record: Record | Non
                 clause = _rfc_clause(c.spec, "host") + (f" ({kind}, kept as written)" if kind else "")
             else:
                 clause = _rfc_clause(c.spec, vs_engine if vs_engine in rfc3986.CLAUSES else "path")
-            dev = c.deviation(step)
+            dev = c.deviation(step, input)
             if dev is not None and dev.cause != "any":
                 clause = f"{clause}; {dev.clause}"
             return done("hazard", spec_name, clause,
@@ -376,7 +396,7 @@ def judge(parser: str, input: str, base: str | None, parser_record: Record | Non
         if vs_engine is None and cause is None:
             return None
         where = checked.where(input) if not checked.valid else f"the base {base!r} is not a URI"
-        dev = c.deviation(step)
+        dev = c.deviation(step, input)
         return done("hazard", spec_name, f"{REFERENCE_CLAUSES[c.spec]}: not a URI reference ({where})",
                     step or "unconstrained",
                     f"{input!r} is not a URI reference of {rfc_name} (Appendix A grammar stops at {where}): "
@@ -385,7 +405,7 @@ def judge(parser: str, input: str, base: str | None, parser_record: Record | Non
     # 4. its own rules
     if vs_engine is None and cause is None:
         return None
-    dev = c.deviation(step)
+    dev = c.deviation(step, input)
     clause = (f"{parser}'s own documentation: {dev.clause}" if dev else
               f"{parser}'s own rules ({c.docs or 'no documentation declared'})")
     return done("hazard", spec_name, clause[:500], step or "own-rules",
@@ -416,7 +436,8 @@ def address_class(addr) -> str | None:
     return None
 
 
-def _address(text: str | None):
+def address_of(text: str | None):
+    """The IP address ``text`` names (brackets and a zone id off), or None."""
     if not text:
         return None
     try:
@@ -430,7 +451,7 @@ def _reached(pair: dict) -> list[tuple[str, object]]:
     out = []
     for how, where in (("directly", pair.get("reached")), ("after a redirect", (pair.get("redirect") or {}).get("reached"))):
         if where:
-            addr = _address(where.rsplit(":", 1)[0])
+            addr = address_of(where.rsplit(":", 1)[0])
             if addr is not None:
                 out.append((how, addr))
     return out
@@ -442,7 +463,7 @@ def misclassified(own_host: str | None, rejects: dict | None, pairs: list[dict])
     was observed to connect to that very address (the unspecified address: to where connect()
     takes it). (class, the pair, how), or None: a host the validator read otherwise than the
     client (a name, another address) is a parser differential, not this."""
-    addr = _address(own_host)
+    addr = address_of(own_host)
     if addr is None or not rejects:
         return None
     cls = address_class(addr)
@@ -462,7 +483,7 @@ def _hazard_reason(validator: str, input: str, own_host: str | None, c: contract
     """Why a validator's allowing is a hazard: a client reads the host otherwise, or (its own
     reading an address a client reached) the address is of a class its documentation does not
     name among those it rejects."""
-    addr = _address(own_host)
+    addr = address_of(own_host)
     if addr is not None and c.rejects:
         same = {addr, _KERNEL.get(addr, addr), getattr(addr, "ipv4_mapped", None) or addr}
         if any(got in same for p in pairs for _, got in _reached(p)):

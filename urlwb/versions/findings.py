@@ -4,8 +4,8 @@ answer differs from the Standard's, judged by the parser's contract.
 The record names the range's newest release (``NAME@VERSION``: the one a user has, when the range
 reaches the newest) and the range itself (``versions``: first, last, releases); ``fixed_in`` the
 first release of a later range that answers as the Standard does, when there is one. URL
-parsers are judged by :func:`urlwb.verdicts.judge.judge` (the engine's record beside the
-release's); host oracles, which declare their own rules, by theirs: a crash is a ``bug``, another
+parsers are judged by the one judge (:mod:`urlwb.differential.facts`: the engine's record beside
+the release's); host oracles, which declare their own rules, by theirs: a crash is a ``bug``, another
 answer a ``hazard``. The file is ``DIR/<parser>/findings.jsonl``, beside the report.
 """
 
@@ -16,18 +16,16 @@ import shlex
 
 from urlwb import oracles
 from urlwb.findings import record
+from urlwb.differential import facts
 from urlwb.oracles import contracts
 from urlwb.verdicts.judge import judge
 
 
 def _verdict(parser: str, kind: str, asked, standard, input: str, base: str | None, question: str | None):
     c = contracts.contract(parser, role="host" if kind != "url" else None)
-    if kind == "url":
-        from urlwb.differential import classify
-        rec = asked.answer
-        found = classify.classify(input, standard, rec, c.spec != "whatwg-url") if standard is not None else None
-        return judge(parser, input, base, rec, standard, cause=(found.cause or found.cls) if found else None,
-                     contract=c)
+    if kind == "url":   # the one judge, with the facts every other command gives it
+        return facts.verdict(facts.Reading(f"{parser}@{asked.version}", input, base, asked.answer, standard,
+                                           version=asked.shown or asked.version))
     ans = asked.answer
     if ans is not None and ans.crash:
         return judge(parser, input, None, oracles.crash_record(ans.crash), None, contract=c)

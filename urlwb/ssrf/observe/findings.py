@@ -26,7 +26,7 @@ from urlwb import corpus_store
 from urlwb.findings import record
 from urlwb.ssrf.observe.observe import Fetch, Observed
 from urlwb.ssrf.policy import Destination, Policy
-from urlwb.verdicts import judge
+from urlwb.differential import facts
 
 OBSERVED_FILE = "observed.jsonl"
 
@@ -73,7 +73,7 @@ def ssrf_findings(obs: Observed, allowed: dict[str, dict[str, bool]], pol: Polic
             pairs = [{"validator": v, "client": c, "reached": f.reached, "via": via, "host": f.host,
                       "category": cat} for c, via, f, cat in hits]
             own = (own_hosts or {}).get(v, {}).get(s)
-            verdict = judge.judge_validator(v, s, True, pairs=pairs, own_host=own, cause="observed-connection")
+            verdict = facts.validator_verdict(facts.Allowing(v, s, own, tuple(pairs), versions.get(v)))
             clients = sorted({p["client"] for p in pairs})
             where = sorted({f"{p['reached']} ({p['category']})" for p in pairs})
             out.append(record.make_finding(

@@ -6,7 +6,7 @@
 //   ip:              allow = !ip.isPrivate(host); a throw (ip 2.x throws on a name) is "error".
 //   private-ip:      allow = !isPrivateIp(host) (undefined for a name: allowed).
 //   is-localhost-ip: allow = !(await isLocalhost(host)); a name would be resolved by DNS: never
-//                    asked, answered "error" (deny), and dns.lookup is replaced by a refusal first.
+//                    asked, answered "error" (deny); dns.lookup refuses names (IP literals pass).
 // The packages are resolved from this file's folder, so a copy of it beside another release's
 // node_modules (urlwb/ssrf/install.py) runs that release.
 import dns from "node:dns";
@@ -15,9 +15,17 @@ import path from "node:path";
 import readline from "node:readline";
 import url from "node:url";
 
-const refuse = () => { throw new Error("DNS refused by the urlwb adapter"); };
-dns.lookup = refuse;
-dns.promises.lookup = refuse;
+// DNS is blocked for names only: a lookup of an IP literal is answered by node itself, without a
+// query, and the packages use it (is-localhost-ip's bind check: dgram's bind looks its address up),
+// so replacing dns.lookup outright changed their answers (isLocalhost("0.0.0.0") true in plain node,
+// false here). A name is never handed to a package (judge, below); this refusal is the second guard.
+const { isIP } = await import("node:net");
+const refuseNames = (original) => function lookup(host, ...rest) {
+  if (isIP(host)) return original.call(this, host, ...rest);
+  throw new Error("DNS refused by the urlwb adapter (a name)");
+};
+dns.lookup = refuseNames(dns.lookup);
+dns.promises.lookup = refuseNames(dns.promises.lookup);
 
 const here = path.dirname(url.fileURLToPath(import.meta.url));
 const VALIDATORS = {

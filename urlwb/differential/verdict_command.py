@@ -2,7 +2,8 @@
 findings re-judged (``--headline``, the table of docs/findings.md).
 
 ``urlwb verdict INPUT --parser NAME [--base BASE]`` runs NAME and the engine on INPUT and prints
-the verdict (:func:`urlwb.verdicts.judge.judge`) as JSON, with the contract it was judged by.
+the verdict (:func:`urlwb.differential.facts.verdict`, the one judge every command calls, with the
+facts the differential uses) as JSON, with the contract it was judged by.
 ``urlwb verdict --headline`` runs every headline finding through its real parser (those that
 cannot start are skipped with their one-line reason) and prints a Markdown table: the finding,
 the parser's contract and its documentation, the verdict, the clause, the known upstream report,
@@ -23,6 +24,7 @@ from urlwb.cliutil import add_parsers, alias
 from urlwb.errors import Incomplete, UsageError
 from urlwb.htmlpage import cell
 from urlwb.oracles import Record, contracts, manifests
+from urlwb.differential import facts
 from urlwb.verdicts import judge as judging
 from urlwb.verdicts import upstream
 
@@ -101,11 +103,11 @@ def run(args) -> int:
 def _judge_one(parser: str, input: str, base: str | None) -> dict | str | None:
     """One parser's verdict on ``input``, printed as JSON and returned (None: no finding), or the
     one line saying it was skipped, printed and returned as a string."""
-    record, engine_record, skipped = _readings(parser, input, base)
+    record, engine_record, version, skipped = _readings(parser, input, base)
     if skipped:
         print(f"urlwb verdict: {parser} skipped: {skipped}")
         return f"{parser}: {skipped}"
-    v = judging.judge(parser, input, base, record, engine_record, family=oracles.REGISTRY[parser].family)
+    v = facts.verdict(facts.Reading(parser, input, base, record, engine_record, version=version))
     c = contracts.describe(parser).contract
     print(json.dumps({"parser": parser, "contract": {"spec": c.spec, "docs": c.docs, "says": c.says},
                       "reading": None if record is None else record._asdict(), "verdict": v},
@@ -113,14 +115,15 @@ def _judge_one(parser: str, input: str, base: str | None) -> dict | str | None:
     return v
 
 
-def _readings(parser: str, input: str, base: str | None) -> tuple[Record | None, Record | None, str | None]:
+def _readings(parser: str, input: str, base: str | None) -> tuple[Record | None, Record | None, str | None, str | None]:
+    """(the parser's record, the engine's, the parser's version, why it was skipped)."""
     started, skipped = oracles.load(["engine", parser] if parser != "engine" else ["engine"])
     try:
         if parser in skipped:
-            return None, None, skipped[parser]
+            return None, None, None, skipped[parser]
         engine_record = started["engine"].parse(input, base)
         record = started[parser].parse_many([(oracles.to_usv(input), base)])[0]
-        return record, engine_record, None
+        return record, engine_record, getattr(started[parser], "version", None), None
     finally:
         oracles.close_all(started)
 
@@ -155,26 +158,6 @@ def _node_search_params(text: str) -> list | str:
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"node could not run ({exc})"
     return json.loads(r.stdout) if r.returncode == 0 else f"node failed: {r.stderr.strip()[:120]}"
-
-
-#: the step where readings part, for a headline row with no record in corpus/differential/regress
-CAUSE_HINTS = {("node", "q=%FF\u4e3cscript\u4e3e"): "urlencoded"}
-
-
-def filed_cause(parser: str, input: str) -> str | None:
-    """The cause (``confusion``) the differential filed for ``input`` and ``parser`` in
-    corpus/differential/regress, else :data:`CAUSE_HINTS`'."""
-    import glob
-    import pathlib
-    root = pathlib.Path(__file__).resolve().parents[2] / "corpus" / "differential" / "regress"
-    for path in sorted(glob.glob(str(root / "*.json"))):
-        try:
-            data = json.loads(pathlib.Path(path).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if data.get("input") == input and data.get("parser") == parser and data.get("confusion"):
-            return data["confusion"]
-    return CAUSE_HINTS.get((parser, input))
 
 
 _md = cell   # the one table-cell escaper (urlwb.htmlpage)
@@ -216,8 +199,8 @@ def headline_table() -> str:
                     superlinear = large / small > GROWTH_LIMIT * size
                     how = (f"{how}: n = {GROWTH_SIZES[0]:,} and {GROWTH_SIZES[1]:,}: {small * 1e3:.1f} ms and "
                            f"{large * 1e3:.1f} ms (ratio {large / small:.1f} for {size:g}x the input; linear is {size:g})")
-                v = judging.judge(parser, input, None, record, engine_record, superlinear=superlinear,
-                                  cause=filed_cause(parser, input), family=oracles.REGISTRY[parser].family)
+                v = facts.verdict(facts.Reading(parser, input, None, record, engine_record, superlinear=superlinear,
+                                                version=started[parser].version))
                 reading = ("crash: " + record.crash) if record.crash else "failure" if record.failure else \
                     f"host {record.host!r}, path {record.path!r}"
                 how = (f"reading: {reading}; " + how) if how else f"reading: {reading}"

@@ -23,7 +23,7 @@ import time
 
 from urlwb import oracles
 from urlwb.cliutil import add_oracle, add_out, add_parsers, add_seed
-from urlwb.differential import findings, generate
+from urlwb.differential import findings, generate, releases
 from urlwb.findings.record import read_findings
 from urlwb.differential.report import sandbox_line, summarize, summary_text, terminal_table, write_report
 from urlwb.differential.run import (collect_inputs, corpus_cases, decode_case, diff, encode_case,
@@ -82,6 +82,9 @@ def run(args) -> int:
     except ValueError as exc:
         raise UsageError(f"--parsers: {exc}") from None
     names += [n for n in flagged if n not in names]
+    pairs = releases.release_pairs(names)
+    if pairs and "engine" not in names:
+        names.insert(0, "engine")   # the Standard's reading: what each release is judged beside
     items = collect_inputs(args)
     if not items:
         raise UsageError("no inputs (give INPUTs, --file, --corpus, --wpt or --generate N)")
@@ -93,6 +96,8 @@ def run(args) -> int:
                   hosts=not args.no_hosts and many, progress=many, required=users)
     if not result.records:
         raise UsageError("no parser could start: " + "; ".join(f"{k}: {v}" for k, v in result.skipped.items()))
+    found = releases.explore(result, pairs, seed=args.seed) if pairs else []
+    result.changes = releases.records(result, found)
     if not many:
         print(terminal_table(result))
         written = findings.write_findings(result, args.out or DEFAULT_OUT)
@@ -105,6 +110,8 @@ def run(args) -> int:
             print(f"report: {p}")
     # --sarif/--junit from the records findings.jsonl holds (read back: judged once)
     report_formats.emit(args, lambda: read_findings(args.out or DEFAULT_OUT), "diff", args.out or DEFAULT_OUT)
+    for line in releases.lines(result, found):
+        print(line)
     confined = sandbox_line(result.parsers)
     if confined:
         print(confined)

@@ -150,7 +150,7 @@ def host_records(res: DiffResult) -> list[dict]:
 
 def write_findings(res: DiffResult, out):
     """``out/findings.jsonl`` of ``res`` (the URL parsers' findings and the host round's); its path."""
-    return record.write_findings(out, records(res) + host_records(res))
+    return record.write_findings(out, res.changes + records(res) + host_records(res))
 
 
 def tally(path) -> str:

@@ -192,6 +192,8 @@ class DiffResult:
     host_splits: dict[tuple[str, str], list] = field(default_factory=dict)
     seconds: float = 0.0
     summary: dict | None = None
+    #: the release differential's findings (urlwb.differential.releases), written with the others
+    changes: list[dict] = field(default_factory=list)
 
 
 def diff(items, names, reference=None, reparse=True, hosts=True, progress=False, required=()) -> DiffResult:

@@ -1,0 +1,150 @@
+"""What changed between two releases of a user's package, found by ``urlwb diff`` with no
+witness typed (issue 36): a planted npm package whose two releases differ only where the
+authority holds several '@' (1.0.0 reads the host after the first, 2.0.0 after the last), served
+from a local registry (``local_registries.py``), asked with ``--generate`` alone.
+
+What each check kills:
+- "changed between 1.0.0 and 2.0.0" with a multi-@ witness: a diff that judges each release
+  alone against the engine (the release pair's findings removed from ``write_findings``: no
+  record holds an input on which the releases disagree, and the test fails);
+- the witness shrunk (``http://user:pass@good.example:8080@evil.example/a/b?q#f`` to a dozen
+  code points at most) and the spelling families grown from one witness: :func:`releases.shrink`
+  and the rounds of :func:`releases.grow` removed, each (both tests failed);
+- the judgement by the contract: :func:`releases.judgement` on planted readings (fixed,
+  regressed, neither).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from local_registries import NpmRegistry, npm_tarball
+from urlwb import cli, oracles
+from urlwb.differential import releases
+from urlwb.oracles import Record
+
+from test_installs import ADAPTERS, NPM_HOST, project, shared_cache  # noqa: F401 (fixtures)
+
+needs_node = pytest.mark.skipif(shutil.which("npm") is None, reason="needs node and npm (make oracles installs them)")
+
+
+@pytest.fixture(scope="module")
+def registry(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("npm-registry")
+    for version, rule in (("1.0.0", "first"), ("2.0.0", "last")):
+        npm_tarball(folder, {"name": "urlwb-planted-host", "version": version, "main": "index.js"},
+                    {"index.js": NPM_HOST % {"version": version, "rule": rule}})
+    served = NpmRegistry(folder)
+    yield served
+    served.close()
+
+
+@needs_node
+def test_diff_of_two_releases_reports_what_changed_with_no_witness_typed(project, registry, tmp_path, capsys):
+    (project / "urlwb.toml").write_text(
+        "[tool.urlwb.oracles.planted-host]\n"
+        f"command = {json.dumps('node ' + str(ADAPTERS / 'npm_adapter.js'))}\n"
+        'package = "npm:urlwb-planted-host"\n'
+        f"registry = {json.dumps(registry.url)}\n", encoding="utf-8")
+    out = tmp_path / "diff"
+    status = cli.main(["diff", "--parsers", "planted-host@1.0.0,planted-host@2.0.0", "--generate", "1500",
+                       "--seed", "1", "--no-reparse", "--no-hosts", "--out", str(out)])
+    said = capsys.readouterr().out
+    assert status == 0, said
+    assert "changed between 1.0.0 and 2.0.0" in said, said
+    found = [json.loads(line) for line in (out / "findings.jsonl").read_text().splitlines()]
+    changed = [r for r in found if r["rule"].startswith("changed")]
+    assert changed, [r["signature"] for r in found]
+    first = changed[0]
+    assert first["change"]["between"] == ["planted-host@1.0.0", "planted-host@2.0.0"]
+    assert first["change"]["judgement"] == "changed, neither side breaks the contract"
+    # the witness holds two '@' in its authority, and the releases read two hosts from it
+    authority = first["input"].split("//", 1)[1].split("/")[0]
+    assert authority.count("@") >= 2, first["input"]
+    assert first["change"]["a"] != first["change"]["b"]
+    # shrunk: the shortest spelling of "several @" the generator's alphabet allows is short
+    assert len(first["input"]) <= 16, first["input"]
+    assert all(w["input"] for w in first["witnesses"])
+    assert first["command"].startswith("urlwb diff ") and "planted-host@1.0.0,planted-host@2.0.0" in first["command"]
+
+
+def _rec(host: str | None, failure: bool = False) -> Record:
+    if failure:
+        return Record(True)
+    return Record(False, "http", "", "", host, None, "/", None, None, f"http://{host}/")
+
+
+@pytest.mark.parametrize("parser, a, b, expected", [
+    ("ada_url", _rec("good.example"), _rec("evil.example"), releases.FIXED),
+    ("ada_url", _rec("evil.example"), _rec("good.example"), releases.REGRESSED),
+    ("urllib", _rec("good.example"), _rec(None, failure=True), releases.NEITHER),
+])
+def test_a_change_is_judged_by_the_package_s_contract(parser, a, b, expected):
+    """Two releases' readings of ``http://a@good.example@evil.example/`` beside the Standard's
+    (host evil.example): for a WHATWG parser the release that reads good.example breaks its
+    contract; for an RFC 3986 one (urllib) the input is no URI, so neither reading breaks it."""
+    name_a, name_b = f"{parser}@1", f"{parser}@2"
+    for n in (name_a, name_b):
+        oracles.REGISTRY[n] = oracles.REGISTRY[parser]
+    try:
+        changes = releases.Changes(name_a, name_b, "engine")
+        text = "http://a@good.example@evil.example/"
+        w = releases._witness(text, None, a, b, _rec("evil.example"), parser == "urllib", "generated")
+        kind, _, _ = releases.judgement(changes, w)
+        assert kind == expected
+    finally:
+        for n in (name_a, name_b):
+            del oracles.REGISTRY[n]
+
+
+class _Planted:
+    """Two releases as functions (the host after the first '@', then after the last), asked as
+    :class:`releases.Asker` asks the real ones."""
+
+    def __init__(self, a: str, b: str):
+        self.names = {a: "first", b: "last"}
+
+    @staticmethod
+    def host(s: str, rule: str) -> Record:
+        auth = (s.split("//", 1)[1] if "//" in s else s).split("/")[0]
+        host = auth.split("@", 1)[-1] if rule == "first" else auth.rsplit("@", 1)[-1]
+        return Record(False, "http", "", "", host, None, "/", None, None, s)
+
+    def ask(self, cases):
+        return {n: [self.host(i, rule) for i, _ in cases] for n, rule in self.names.items()}
+
+
+@pytest.fixture
+def planted_pair():
+    a, b = "urllib@1", "urllib@2"
+    for n in (a, b):
+        oracles.REGISTRY[n] = oracles.REGISTRY["urllib"]
+    yield a, b, _Planted(a, b)
+    for n in (a, b):
+        del oracles.REGISTRY[n]
+
+
+def test_shrink_keeps_the_change_and_its_family_on_a_shorter_witness(planted_pair):
+    a, b, asker = planted_pair
+    changes = releases.Changes(a, b, None)
+    text = "http://user:pass@good.example:8080@evil.example/a/b?q#f"
+    changes.from_answers([(text, None)], asker.ask([(text, None)]), "generated")
+    releases.shrink(changes, asker)
+    (w,) = changes.best.values()
+    assert len(w.input) <= 12 and w.input.count("@") >= 2, w.input
+    assert w.how == "shrunk"
+
+
+def test_growth_reaches_spelling_families_the_first_witness_did_not(planted_pair):
+    import random
+
+    a, b, asker = planted_pair
+    changes = releases.Changes(a, b, None)
+    text = "http://a@b@evil.example/"
+    changes.from_answers([(text, None)], asker.ask([(text, None)]), "generated")
+    releases.grow(changes, asker, random.Random(1))
+    assert len(changes.best) > 3, list(changes.best)
+    assert any(w.how == "grown" for w in changes.best.values())

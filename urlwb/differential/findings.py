@@ -20,7 +20,7 @@ from urlwb import oracles
 from urlwb.differential import classify
 from urlwb.differential.run import DiffResult, Finding
 from urlwb.findings import record
-from urlwb.findings.sidecar import INPUT_MAX, diff_command
+from urlwb.findings.sidecar import INPUT_MAX, diff_command, in_project
 from urlwb.oracles import contracts
 from urlwb.verdicts.judge import judge
 
@@ -92,7 +92,7 @@ def records(res: DiffResult) -> list[dict]:
         out.append(record.make_finding(
             input=_cut(text), base=base, parser=name, signature=sig,
             rule=kind,
-            verdict=verdict, parser_version=res.versions.get(name), command=diff_command(text, name, base, ref),
+            verdict=verdict, parser_version=res.versions.get(name), command=in_project(diff_command(text, name, base, ref), oracles.project_of(name)),
             summary=f"{classify.TITLES.get(f.cls, f.cls)}: {name} reads {reading(mine)[:200]}; "
                     f"{standard} reads {reading(std)[:200]}",
             family=family, language=oracles.REGISTRY[name].language if name in oracles.REGISTRY else None,

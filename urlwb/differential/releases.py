@@ -28,7 +28,7 @@ from urlwb import oracles
 from urlwb.differential import classify, generate
 from urlwb.differential.run import DiffResult
 from urlwb.findings import record
-from urlwb.findings.sidecar import INPUT_MAX, diff_command
+from urlwb.findings.sidecar import INPUT_MAX, diff_command, in_project
 from urlwb.oracles import Record, contracts
 from urlwb.verdicts.judge import judge
 
@@ -82,17 +82,32 @@ class Witness:
     cause: str | None
     family: tuple[str, ...]
     how: str          # generated (the first pass), grown (a mutant of one), shrunk
+    fields: tuple[str, ...] = ()   # the components that differ
 
     @property
     def why(self) -> tuple[str, str | None]:
         return self.cls, self.cause
 
 
+def spelling(inp: str, found: list[str]) -> tuple[str, ...]:
+    """The spelling family of an input: its confusion ingredients, the userinfo told apart by the
+    number of '@' in the authority (one, or several: where a parser that ends the userinfo at
+    the first '@' and one that ends it at the last part)."""
+    auth = classify.raw_authority(inp) or ""
+    return tuple("several-@" if f == "userinfo" and auth.count("@") > 1 else f for f in found)
+
+
 def _witness(inp, base, ra, rb, std, lenient, how) -> Witness:
     found = classify.ingredients(inp)
     v = classify.classify(inp, ra, rb, lenient, found)
-    cls, cause = (v.cls, v.cause) if v is not None else ("changed", None)
-    return Witness(inp, base, ra, rb, std, cls, cause, tuple(found), how)
+    cls, cause, fields = (v.cls, v.cause, v.fields) if v is not None else ("changed", None, ())
+    return Witness(inp, base, ra, rb, std, cls, cause, spelling(inp, found), how, tuple(fields))
+
+
+def two_hosts(w: Witness) -> bool:
+    """Both releases accept and send a client to two different hosts (the SSRF-relevant change)."""
+    ha, hb = classify.host_read(w.a), classify.host_read(w.b)
+    return ha is not None and hb is not None and ha != hb
 
 
 class Asker:
@@ -124,11 +139,16 @@ class Changes:
         self.lenient = _lenient(a, b)
         self.best: dict[tuple, Witness] = {}
         self.seen: set[tuple[str, str | None]] = set()
-        self.count = 0
+        #: inputs asked and inputs that part the releases: in the first pass, and grown
+        self.asked = {"generated": 0, "grown": 0}
+        self.parted = {"generated": 0, "grown": 0}
+
+    @property
+    def count(self) -> int:
+        return sum(self.parted.values())
 
     def offer(self, w: Witness) -> bool:
         """Keep ``w`` when it is the shortest of its cause and family; True when kept."""
-        self.count += 1
         k = (w.why, w.family)
         old = self.best.get(k)
         if old is None or (len(w.input), w.input) < (len(old.input), old.input):
@@ -140,8 +160,10 @@ class Changes:
         ra, rb = answers[self.a], answers[self.b]
         std = answers.get(self.standard) if self.standard else None
         kept = []
+        self.asked[how] += len(cases)
         for k, (inp, base) in enumerate(cases):
             if separates(ra[k], rb[k], self.lenient):
+                self.parted[how] += 1
                 w = _witness(inp, base, ra[k], rb[k], std[k] if std else None, self.lenient, how)
                 if self.offer(w):
                     kept.append(w)
@@ -219,7 +241,7 @@ def explore(res: DiffResult, pairs: list[tuple[str, str]], seed: int = 0, grow_r
         if standard:
             answers[standard] = res.records[standard]
         first = changes.from_answers(items, answers, "generated")
-        log(f"urlwb diff: {a} and {b} disagree on {changes.count} of {len(items):,} inputs"
+        log(f"urlwb diff: {a} and {b} disagree on {changes.count:,} of {len(items):,} inputs"
             + (f"; growing around {len(first)} witnesses, then shrinking" if first else ""))
         if first:
             asker = Asker([n for n in (standard, a, b) if n])
@@ -253,7 +275,8 @@ def title(kind: str, va: str, vb: str) -> str:
 
 
 def _command(w: Witness, a: str, b: str, standard: str | None) -> str:
-    return diff_command(w.input, f"{a},{b}", w.base, standard or a)
+    return in_project(diff_command(w.input, f"{a},{b}", w.base, standard or a),
+                      oracles.project_of(a) or oracles.project_of(b))
 
 
 def records(res: DiffResult, found: list[Changes]) -> list[dict]:
@@ -267,7 +290,7 @@ def records(res: DiffResult, found: list[Changes]) -> list[dict]:
         for w in changes.best.values():
             causes.setdefault(w.why, []).append(w)
         for (cls, cause), ws in sorted(causes.items(), key=lambda kv: (kv[0][0], kv[0][1] or "")):
-            ws.sort(key=lambda w: (len(w.input), w.input))
+            ws.sort(key=lambda w: (not two_hosts(w), len(w.input), w.input))
             w = ws[0]
             kind, va, vb = judgement(changes, w)
             said = title(kind, va_name, vb_name)
@@ -297,28 +320,44 @@ def records(res: DiffResult, found: list[Changes]) -> list[dict]:
                 change={"between": [a, b], "judgement": said, "a": reading(w.a)[:500],
                         "b": reading(w.b)[:500],
                         "standard": reading(w.standard)[:500] if standard is not None else None,
-                        "inputs_separating": changes.count},
+                        "differs_in": list(w.fields), "two_hosts": two_hosts(w),
+                        "inputs_asked": changes.asked, "inputs_parting": changes.parted},
                 witnesses=[{"input": x.input[:INPUT_MAX], "family": "+".join(x.family) or "plain",
                             "a": reading(x.a)[:300], "b": reading(x.b)[:300], "how": x.how} for x in ws]))
     return out
 
 
+#: causes shown in the terminal per release pair (all of them are in findings.jsonl)
+SHOWN = 12
+
+
 def lines(res: DiffResult, found: list[Changes]) -> list[str]:
-    """The terminal's account: per pair, how many inputs part them and each cause's witness."""
+    """The terminal's account: per pair, how many inputs part them and each cause's witness, the
+    causes where both releases accept and read two hosts first."""
     out = []
     for changes in found:
         va_name, vb_name = version_of(changes.a, res), version_of(changes.b, res)
         if not changes.best:
             out.append(f"changed between {va_name} and {vb_name}: nothing ({changes.a} and {changes.b} "
-                       f"agree on every input asked)")
+                       f"agree on all {changes.asked['generated']:,} inputs)")
             continue
         causes = {w.why for w in changes.best.values()}
-        out.append(f"changed between {va_name} and {vb_name}: {changes.count} inputs part "
-                   f"{changes.a} and {changes.b}, {len(causes)} cause{'s' if len(causes) != 1 else ''}, "
+        out.append(f"changed between {va_name} and {vb_name}: {changes.parted['generated']:,} of "
+                   f"{changes.asked['generated']:,} inputs part {changes.a} and {changes.b}, "
+                   f"{changes.parted['grown']:,} of {changes.asked['grown']:,} grown around them; "
+                   f"{len(causes)} cause{'s' if len(causes) != 1 else ''}, "
                    f"{len(changes.best)} spelling famil{'ies' if len(changes.best) != 1 else 'y'}")
-        for why in sorted(causes, key=lambda c: (c[0], c[1] or "")):
-            w = min((x for x in changes.best.values() if x.why == why), key=lambda x: (len(x.input), x.input))
+        shown = []
+        for why in causes:
+            w = min((x for x in changes.best.values() if x.why == why),
+                    key=lambda x: (not two_hosts(x), len(x.input), x.input))
+            shown.append((not two_hosts(w), why[0], why[1] or "", w))
+        shown.sort(key=lambda t: t[:3])
+        for _, cls, cause, w in shown[:SHOWN]:
             kind, _, _ = judgement(changes, w)
-            out.append(f"  {title(kind, va_name, vb_name)} [{why[0]}{'/' + why[1] if why[1] else ''}]: "
-                       f"{w.input!r}  {va_name}: {reading(w.a)[:80]}  {vb_name}: {reading(w.b)[:80]}")
+            out.append(f"  {title(kind, va_name, vb_name)} [{cls}{'/' + cause if cause else ''}"
+                       f"{', differs in ' + '+'.join(w.fields) if w.fields else ''}]: {w.input!r}"
+                       f"\n      {va_name}: {reading(w.a)[:100]}\n      {vb_name}: {reading(w.b)[:100]}")
+        if len(shown) > SHOWN:
+            out.append(f"  ... {len(shown) - SHOWN} more causes in findings.jsonl")
     return out

@@ -14,7 +14,8 @@ import shlex
 
 from urlwb.findings import provisional
 from urlwb.findings.record import check, make_finding
-from urlwb.ssrf import regress
+from urlwb.findings.sidecar import in_project
+from urlwb.ssrf import catalog, regress
 from urlwb.verdicts.judge import judge_validator
 
 #: the validator's failure class -> the finding's rule
@@ -49,6 +50,6 @@ def finding_records(per_vw: dict[tuple[str, str], dict], validators: dict, decla
             out.append(make_finding(
                 input=inp, parser=name, validator=name, rule=rule, signature=signature,
                 parser_version=val.version, summary=f"{name}: {what}: {reason}"[:500],
-                command=f"urlwb ssrf --oracle {shlex.quote(name)}",
+                command=in_project(f"urlwb ssrf --oracle {shlex.quote(name)}", catalog.project_of(name)),
                 verdict=provisional.judge({"rule": rule, "parser": name, "reason": reason})))
     return out

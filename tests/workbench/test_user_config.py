@@ -10,7 +10,13 @@ What each check kills:
   the import path by ``protocol.import_callable`` (``cannot import``: the diff exits 2);
 - a user's validator's finding command (``--oracle mine``) names a validator ssrf knows, and
   runs from the project folder: ``catalog.parse_flag`` without the table lookup ("unknown
-  validator 'mine'"), ``in_project`` without the ``cd``.
+  validator 'mine'"), ``in_project`` without the ``cd``;
+- a planted validator (spec "RFC 3986", role validator) that refuses every control but the tab:
+  ``accepts-no-uri/tab``, a bug, from ``--generate 30`` alone (``validator_records`` left out of
+  ``write_findings``: the test fails; the Standard removes the tab, so no disagreement shows it).
+  The generator's own insertions reach the tab here; ``generate.no_uri_inputs`` (each character
+  no URI holds, at each place of a well-formed URL, for every validator) is not what the test
+  needs, and removing it leaves it passing.
 """
 
 from __future__ import annotations
@@ -96,3 +102,29 @@ def test_a_user_s_validator_is_named_as_its_finding_command_names_it(project):
     assert declared.name == "mine" and declared.target == "i36_validator:allowed"
     assert catalog.project_of("mine", project) == project
     assert catalog.project_of("ipaddress", project) is None
+
+
+PLANTED_VALIDATOR = '''
+def validate(input, base=None):
+    """A planted URL validator that refuses spaces, newlines and other controls, but forgets the tab."""
+    if "://" not in input or any((c < " " and c != "\\t") or c in " \\x7f" for c in input):
+        raise ValueError("not a URL")
+    scheme, _, rest = input.partition("://")
+    return {"scheme": scheme, "username": None, "password": None, "host": rest.split("/")[0],
+            "port": None, "path": "/", "query": None, "fragment": None, "href": input}
+'''
+
+
+def test_a_validator_that_accepts_a_tab_breaks_its_rfc_3986_contract(project, capsys, tmp_path):
+    """Found by --generate alone: the validator's tab is a bug by its declared contract, though
+    the Standard removes the tab and reads the same URL (no disagreement to report)."""
+    (project / "i36_tab.py").write_text(PLANTED_VALIDATOR)
+    (project / "urlwb.toml").write_text('[tool.urlwb.oracles.tabby]\ncommand = "py:i36_tab:validate"\n'
+                                        'spec = "RFC 3986"\nrole = "validator"\n')
+    status = cli.main(["diff", "--parsers", "engine,tabby", "--generate", "30", "--seed", "1",
+                       "--no-hosts", "--out", str(tmp_path / "d")])
+    assert status == 0, capsys.readouterr().err
+    found = [json.loads(x) for x in (tmp_path / "d" / "findings.jsonl").read_text().splitlines()]
+    tab = [r for r in found if r["rule"] == "accepts-no-uri/tab"]
+    assert tab and tab[0]["verdict"]["kind"] == "bug" and "\t" in tab[0]["input"], [r["rule"] for r in found]
+    assert not [r for r in found if r["rule"].startswith("accepts-no-uri/") and r["rule"] != "accepts-no-uri/tab"]

@@ -30,6 +30,7 @@ from urlwb.differential.run import (collect_inputs, corpus_cases, decode_case, d
                                 trouble_lines, working_cases)
 from urlwb import report_formats
 from urlwb.errors import UsageError
+from urlwb.oracles import contracts
 from urlwb.oracles.versions import installs
 from urlwb.oracles.versions.names import resolve_names as versioned_names
 
@@ -86,6 +87,10 @@ def run(args) -> int:
     if pairs and "engine" not in names:
         names.insert(0, "engine")   # the Standard's reading: what each release is judged beside
     items = collect_inputs(args)
+    if args.generate and any(contracts.describe(n).contract.role == "validator" for n in names):
+        seen = {(i, b) for i, b, _ in items}
+        items += [(i, None, "generated") for i in generate.no_uri_inputs(min(args.generate, 500), args.seed)
+                  if (i, None) not in seen]
     if not items:
         raise UsageError("no inputs (give INPUTs, --file, --corpus, --wpt or --generate N)")
     if args.reference and args.reference not in names:

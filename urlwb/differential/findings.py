@@ -22,7 +22,7 @@ from urlwb.differential.run import DiffResult, Finding
 from urlwb.findings import record
 from urlwb.findings.sidecar import INPUT_MAX, diff_command, in_project
 from urlwb.oracles import contracts
-from urlwb.verdicts.judge import judge
+from urlwb.verdicts.judge import REFERENCE_CLAUSES, RFC_NAMES, judge
 
 
 def signature(cls: str, cause: str | None, reference: str, parser: str) -> str:
@@ -148,9 +148,61 @@ def host_records(res: DiffResult) -> list[dict]:
     return out
 
 
+#: characters no URI or IRI holds (RFC 3986 Appendix A, RFC 3987 §2.2, RFC 2396 §2.4.3: controls,
+#: space and DEL are excluded everywhere), each by the name a report gives it
+NO_URI_CHARACTERS = {"\t": "tab", "\n": "newline", "\r": "carriage return", " ": "space",
+                     "\x00": "NUL", "\x7f": "DEL"}
+
+
+def no_uri_character(text: str) -> str | None:
+    """The name of the first character of ``text`` no URI holds (another C0 control: its code)."""
+    for c in text:
+        if c in NO_URI_CHARACTERS:
+            return NO_URI_CHARACTERS[c]
+        if c < " ":
+            return f"U+{ord(c):04X}"
+    return None
+
+
+def validator_records(res: DiffResult) -> list[dict]:
+    """A validator whose contract is an RFC (``role = "validator"``, ``spec = "rfc3986"``: it says
+    it accepts URIs) that accepts an input holding a character no URI holds breaks it: a bug,
+    whatever the Standard reads (which strips tabs and newlines, so that the differential alone
+    sees no disagreement: Django's CVE-2021-32052). One record per validator and character, on
+    the shortest input."""
+    out = []
+    for name in res.parsers:
+        c = contracts.describe(name).contract
+        if c.role != "validator" or c.spec not in RFC_NAMES:
+            continue
+        keep: dict[str, int] = {}
+        for idx, r in enumerate(res.records[name]):
+            text, base, _ = res.items[idx]
+            what = no_uri_character(text) if r is not None and r.ok and base is None else None
+            if what is not None and (what not in keep or len(text) < len(res.items[keep[what]][0])):
+                keep[what] = idx
+        for what, idx in sorted(keep.items()):
+            text, base, source = res.items[idx]
+            rfc = RFC_NAMES[c.spec]
+            verdict = record.verdict(
+                "bug", c.spec, f"{REFERENCE_CLAUSES[c.spec]} (Appendix A: no {what} in any URI)",
+                "accepts-no-uri", documented=c.docs,
+                reason=f"{name} is a validator declaring {rfc}; it accepts {text!r}, which holds a {what}: "
+                       f"no URI reference of {rfc} does")
+            out.append(record.make_finding(
+                input=_cut(text), base=None, parser=name, rule=record.rule("accepts-no-uri", what),
+                signature=f"accepts-no-uri/{record.rule(what)}:{name}", verdict=verdict,
+                parser_version=res.versions.get(name),
+                command=in_project(diff_command(text, name), oracles.project_of(name)),
+                summary=f"{name} (a validator, {rfc}) accepts an input holding a {what}",
+                family=oracles.family(name), observed=reading(res.records[name][idx])[:2000],
+                expected="failure", source=source))
+    return out
+
+
 def write_findings(res: DiffResult, out):
     """``out/findings.jsonl`` of ``res`` (the URL parsers' findings and the host round's); its path."""
-    return record.write_findings(out, res.changes + records(res) + host_records(res))
+    return record.write_findings(out, res.changes + validator_records(res) + records(res) + host_records(res))
 
 
 def tally(path) -> str:

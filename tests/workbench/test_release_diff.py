@@ -68,7 +68,8 @@ def test_diff_of_two_releases_reports_what_changed_with_no_witness_typed(project
     # shrunk: the shortest spelling of "several @" the generator's alphabet allows is short
     assert len(first["input"]) <= 16, first["input"]
     assert all(w["input"] for w in first["witnesses"])
-    assert first["command"].startswith("urlwb diff ") and "planted-host@1.0.0,planted-host@2.0.0" in first["command"]
+    assert first["command"].startswith(f"cd {project} && urlwb diff ")   # where urlwb.toml declares it
+    assert "planted-host@1.0.0,planted-host@2.0.0" in first["command"]
 
 
 def _rec(host: str | None, failure: bool = False) -> Record:
@@ -148,3 +149,25 @@ def test_growth_reaches_spelling_families_the_first_witness_did_not(planted_pair
     releases.grow(changes, asker, random.Random(1))
     assert len(changes.best) > 3, list(changes.best)
     assert any(w.how == "grown" for w in changes.best.values())
+
+
+def test_a_validator_release_that_accepts_a_newline_is_the_one_fixed(monkeypatch):
+    """Django 3.2 -> 3.2.2's shape: the older release of a validator declaring RFC 3986 accepts
+    an input with a newline, the newer rejects it; the Standard removes the newline and agrees
+    with the older, so only the validator's contract tells which release is right."""
+    from urlwb.oracles import contracts
+
+    a, b = "urllib@1", "urllib@2"
+    for n in (a, b):
+        oracles.REGISTRY[n] = oracles.REGISTRY["urllib"]
+    said = contracts.Contract("urllib", "validator", "rfc3986", None)
+    monkeypatch.setattr(contracts, "describe", lambda name: type("P", (), {"contract": said})())
+    try:
+        text = "http://example.com/\n"
+        w = releases._witness(text, None, _rec("example.com"), _rec(None, failure=True), _rec("example.com"),
+                              True, "generated")
+        kind, va, _ = releases.judgement(releases.Changes(a, b, "engine"), w)
+        assert kind == releases.FIXED and va["cause"] == "accepts-no-uri"
+    finally:
+        for n in (a, b):
+            del oracles.REGISTRY[n]

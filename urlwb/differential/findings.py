@@ -164,37 +164,44 @@ def no_uri_character(text: str) -> str | None:
     return None
 
 
+def accepts_no_uri(name: str, text: str, base: str | None, r) -> tuple[str, dict] | None:
+    """(the character, the verdict) when ``name`` is a validator that declares an RFC (``role =
+    "validator"``, ``spec = "rfc3986"``: it says it accepts URIs) and accepts ``text`` (no base),
+    which holds a character no URI holds: it breaks its contract, a bug, whatever the Standard
+    reads (which strips or removes tabs and newlines: Django's CVE-2021-32052). None otherwise."""
+    c = contracts.describe(name).contract
+    if c.role != "validator" or c.spec not in RFC_NAMES or r is None or not r.ok or base is not None:
+        return None
+    what = no_uri_character(text)
+    if what is None:
+        return None
+    rfc = RFC_NAMES[c.spec]
+    return what, record.verdict(
+        "bug", c.spec, f"{REFERENCE_CLAUSES[c.spec]} (Appendix A: no {what} in any URI)",
+        "accepts-no-uri", documented=c.docs,
+        reason=f"{name} is a validator declaring {rfc}; it accepts {text!r}, which holds a {what}: "
+               f"no URI reference of {rfc} does")
+
+
 def validator_records(res: DiffResult) -> list[dict]:
-    """A validator whose contract is an RFC (``role = "validator"``, ``spec = "rfc3986"``: it says
-    it accepts URIs) that accepts an input holding a character no URI holds breaks it: a bug,
-    whatever the Standard reads (which strips tabs and newlines, so that the differential alone
-    sees no disagreement: Django's CVE-2021-32052). One record per validator and character, on
-    the shortest input."""
+    """Every validator's :func:`accepts_no_uri` findings: one record per validator and character,
+    on the shortest input."""
     out = []
     for name in res.parsers:
-        c = contracts.describe(name).contract
-        if c.role != "validator" or c.spec not in RFC_NAMES:
-            continue
-        keep: dict[str, int] = {}
+        keep: dict[str, tuple[int, dict]] = {}
         for idx, r in enumerate(res.records[name]):
             text, base, _ = res.items[idx]
-            what = no_uri_character(text) if r is not None and r.ok and base is None else None
-            if what is not None and (what not in keep or len(text) < len(res.items[keep[what]][0])):
-                keep[what] = idx
-        for what, idx in sorted(keep.items()):
+            found = accepts_no_uri(name, text, base, r)
+            if found is not None and (found[0] not in keep or len(text) < len(res.items[keep[found[0]][0]][0])):
+                keep[found[0]] = (idx, found[1])
+        for what, (idx, verdict) in sorted(keep.items()):
             text, base, source = res.items[idx]
-            rfc = RFC_NAMES[c.spec]
-            verdict = record.verdict(
-                "bug", c.spec, f"{REFERENCE_CLAUSES[c.spec]} (Appendix A: no {what} in any URI)",
-                "accepts-no-uri", documented=c.docs,
-                reason=f"{name} is a validator declaring {rfc}; it accepts {text!r}, which holds a {what}: "
-                       f"no URI reference of {rfc} does")
             out.append(record.make_finding(
                 input=_cut(text), base=None, parser=name, rule=record.rule("accepts-no-uri", what),
                 signature=f"accepts-no-uri/{record.rule(what)}:{name}", verdict=verdict,
                 parser_version=res.versions.get(name),
                 command=in_project(diff_command(text, name), oracles.project_of(name)),
-                summary=f"{name} (a validator, {rfc}) accepts an input holding a {what}",
+                summary=f"{name} (a validator, {verdict['spec']['name']}) accepts an input holding a {what}",
                 family=oracles.family(name), observed=reading(res.records[name][idx])[:2000],
                 expected="failure", source=source))
     return out

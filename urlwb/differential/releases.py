@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from urlwb import oracles
 from urlwb.differential import classify, generate
+from urlwb.differential.findings import accepts_no_uri
 from urlwb.differential.run import DiffResult
 from urlwb.findings import record
 from urlwb.findings.sidecar import INPUT_MAX, diff_command, in_project
@@ -260,7 +261,9 @@ def judgement(changes: Changes, w: Witness) -> tuple[str, dict | None, dict | No
     """fixed / regressed / changed / both, and each release's verdict by the package's contract."""
     verdicts = []
     for name, rec in ((changes.a, w.a), (changes.b, w.b)):
-        verdicts.append(judge(name, w.input, w.base, rec, w.standard, cause=w.cause or w.cls,
+        validator = accepts_no_uri(name, w.input, w.base, rec)
+        verdicts.append(validator[1] if validator is not None else
+                        judge(name, w.input, w.base, rec, w.standard, cause=w.cause or w.cls,
                               contract=contracts.describe(name).contract, family=oracles.family(name)))
     va, vb = verdicts
     bug_a, bug_b = (v is not None and v["kind"] == "bug" for v in verdicts)

@@ -21,34 +21,27 @@ import shutil
 
 import pytest
 
-from local_registries import NpmRegistry, npm_tarball
+from local_registries import npm_served
 from urlwb import cli, oracles
 from urlwb.differential import releases
 from urlwb.oracles import Record
 
-from test_installs import ADAPTERS, NPM_HOST, project, shared_cache  # noqa: F401 (fixtures)
+from test_installs import ADAPTERS, NPM_HOST, config, project, shared_cache  # noqa: F401 (fixtures)
 
 needs_node = pytest.mark.skipif(shutil.which("npm") is None, reason="needs node and npm (make oracles installs them)")
 
 
 @pytest.fixture(scope="module")
 def registry(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("npm-registry")
-    for version, rule in (("1.0.0", "first"), ("2.0.0", "last")):
-        npm_tarball(folder, {"name": "urlwb-planted-host", "version": version, "main": "index.js"},
-                    {"index.js": NPM_HOST % {"version": version, "rule": rule}})
-    served = NpmRegistry(folder)
-    yield served
-    served.close()
+    releases = {v: {"index.js": NPM_HOST % {"version": v, "rule": rule}} for v, rule in (("1.0.0", "first"), ("2.0.0", "last"))}
+    with npm_served(tmp_path_factory.mktemp("npm-registry"), "urlwb-planted-host", releases) as served:
+        yield served
 
 
 @needs_node
 def test_diff_of_two_releases_reports_what_changed_with_no_witness_typed(project, registry, tmp_path, capsys):
-    (project / "urlwb.toml").write_text(
-        "[tool.urlwb.oracles.planted-host]\n"
-        f"command = {json.dumps('node ' + str(ADAPTERS / 'npm_adapter.js'))}\n"
-        'package = "npm:urlwb-planted-host"\n'
-        f"registry = {json.dumps(registry.url)}\n", encoding="utf-8")
+    config(project, {"planted-host": {"command": f"node {ADAPTERS / 'npm_adapter.js'}",
+                                      "package": "npm:urlwb-planted-host", "registry": registry.url}})
     out = tmp_path / "diff"
     status = cli.main(["diff", "--parsers", "planted-host@1.0.0,planted-host@2.0.0", "--generate", "1500",
                        "--seed", "1", "--no-reparse", "--no-hosts", "--out", str(out)])

@@ -24,6 +24,9 @@ class Shape:
     suffix: str
     #: where in urlwb.differential.generate the piece comes from
     source: str
+    #: a shape built from a package's regex (urlwb.growth.regexes): (file:line, source, flags,
+    #: checker, complexity)
+    regex: tuple | None = None
 
     def make(self, count: int) -> str:
         return self.prefix + self.piece * count + self.suffix

@@ -28,6 +28,8 @@ class Finding:
     duplicate: bool = False
     #: the other shapes flagged with the same class, and their ratios (None: hung)
     others: dict = field(default_factory=dict)
+    #: a regex's shape (urlwb.growth.regexes): its times at four lengths
+    lengths: list = field(default_factory=list)
 
 
 @dataclass

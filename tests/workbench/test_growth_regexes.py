@@ -1,0 +1,67 @@
+"""ReDoS found from the regex (issue 36): a planted npm package whose data: URL regex is
+normalize-url 4.5.0's, served from a local registry (``local_registries.py``), asked with
+``urlwb growth --parsers NAME@VERSION --regexes`` and no shape typed.
+
+The package trims its input first (as normalize-url does), so recheck's attack as given (a run of
+',' then a newline) is trimmed into a match; its shape with 'x' after the suffix is what the
+package's API meets. What each check kills:
+- the finding on the regex's shape, with the regex and its source line: ``--regexes`` reading no
+  regex (``regexes.attacks`` returning none: no finding, the test fails);
+- the trim-proof variant flagged: the shapes without the 'x' after the failing suffix (the
+  attack as given is linear through this package's API: no finding);
+- the four lengths in the record: ``_four_lengths`` removed.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from local_registries import npm_served
+from urlwb import cli
+from urlwb.growth import regexes
+
+from test_installs import ADAPTERS, config, project, shared_cache  # noqa: F401 (fixtures)
+
+needs_checker = pytest.mark.skipif(
+    shutil.which("node") is None or not (regexes.CHECKER / "node_modules" / "recheck").is_dir(),
+    reason="needs node and the ReDoS checker (make oracles runs npm ci in urlwb/growth/regexes/)")
+
+PLANTED = r"""exports.VERSION = "1.0.0";
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+const DATA_URL = /^data:(.*?),(.*?)(?:#(.*))?$/;
+exports.parse = (input) => {
+  const s = input.trim();
+  if (!SCHEME.test(s)) throw new Error("no scheme");
+  const m = s.match(DATA_URL);
+  if (!m) throw new Error("Invalid URL");
+  return { scheme: "data", path: m[1] + "," + m[2] };
+};
+"""
+
+
+@pytest.fixture(scope="module")
+def registry(tmp_path_factory):
+    with npm_served(tmp_path_factory.mktemp("npm-redos"), "urlwb-planted-redos", {"1.0.0": {"index.js": PLANTED}}) as served:
+        yield served
+
+
+@needs_checker
+def test_a_redos_is_found_from_the_package_s_regex_with_no_shape_typed(project, registry, tmp_path, capsys):
+    config(project, {"planted-redos": {"command": f"node {ADAPTERS / 'npm_redos_adapter.js'}",
+                                       "package": "npm:urlwb-planted-redos", "registry": registry.url}})
+    out = tmp_path / "growth"
+    status = cli.main(["growth", "--parsers", "planted-redos@1.0.0", "--regexes", "--lengths", "500,5000",
+                       "--runs", "2", "--no-file", "--out", str(out)])
+    said = capsys.readouterr()
+    assert status == 1, said.out + said.err
+    found = [json.loads(line) for line in (out / "findings.jsonl").read_text().splitlines()]
+    (rec,) = [r for r in found if "regex" in r]
+    assert rec["regex"]["where"] == "urlwb-planted-redos/index.js:3", rec["regex"]
+    assert rec["regex"]["source"] == "^data:(.*?),(.*?)(?:#(.*))?$"
+    assert rec["verdict"]["kind"] == "bug" and rec["rule"] in ("superlinear", "hang")
+    assert rec["input_shape"]["shape"].endswith(", then 'x'"), rec["input_shape"]
+    assert rec["input_shape"]["prefix"] == "data:" and "\n" in rec["input_shape"]["suffix"]
+    assert len(rec["lengths"]) == 4 and rec["lengths"][0]["count"] * 8 == rec["lengths"][3]["count"]

@@ -26,7 +26,7 @@ from urlwb import cli, oracles
 from urlwb.differential import releases
 from urlwb.oracles import Record
 
-from test_installs import ADAPTERS, NPM_HOST, config, project, shared_cache  # noqa: F401 (fixtures)
+from test_installs import ADAPTERS, NPM_HOST, config, npm_registry, project, shared_cache  # noqa: F401 (fixtures)
 
 needs_node = pytest.mark.skipif(shutil.which("npm") is None, reason="needs node and npm (make oracles installs them)")
 
@@ -164,3 +164,21 @@ def test_a_validator_release_that_accepts_a_newline_is_the_one_fixed(monkeypatch
     finally:
         for n in (a, b):
             del oracles.REGISTRY[n]
+
+
+@needs_node
+def test_bisect_generate_finds_the_release_that_changed_with_no_input_typed(project, npm_registry, tmp_path, capsys):
+    """The planted package's four releases (the host after the first '@' up to 1.1.0, after the
+    last from 1.2.0): ``bisect --generate`` asks 1.0.0 and 2.0.0 generated inputs, takes the
+    shortest witness of what changed, and bisects it to 1.1.0 -> 1.2.0. Killed by a bisect that
+    needs its INPUT (usage error, exit 2)."""
+    config(project, {"planted-host": {"command": f"node {ADAPTERS / 'npm_adapter.js'}",
+                                      "package": "npm:urlwb-planted-host", "registry": npm_registry.url}})
+    status = cli.main(["bisect", "planted-host", "--generate", "1500", "--seed", "1", "--witnesses", "1",
+                       "--out", str(tmp_path / "bisect")])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    rep = json.loads((tmp_path / "bisect" / "witness-1" / "planted-host" / "bisect.json").read_text())
+    authority = rep["input"].split("//", 1)[1].split("/")[0]
+    assert authority.count("@") >= 2, rep["input"]
+    assert [(r["first"], r["last"]) for r in rep["ranges"]] == [("1.0.0", "1.1.0"), ("1.2.0", "2.0.0")], rep["ranges"]

@@ -255,6 +255,16 @@ def explore(res: DiffResult, pairs: list[tuple[str, str]], seed: int = 0, grow_r
     return out
 
 
+def witnesses(changes: Changes) -> list[Witness]:
+    """The shortest witness of each cause, the causes where both releases read two hosts first."""
+    best: dict[tuple, Witness] = {}
+    for w in changes.best.values():
+        old = best.get(w.why)
+        if old is None or (not two_hosts(w), len(w.input), w.input) < (not two_hosts(old), len(old.input), old.input):
+            best[w.why] = w
+    return sorted(best.values(), key=lambda w: (not two_hosts(w), w.cls, w.cause or ""))
+
+
 # --- the records -----------------------------------------------------------------------------------
 
 def judgement(changes: Changes, w: Witness) -> tuple[str, dict | None, dict | None]:
@@ -350,15 +360,10 @@ def lines(res: DiffResult, found: list[Changes]) -> list[str]:
                    f"{changes.parted['grown']:,} of {changes.asked['grown']:,} grown around them; "
                    f"{len(causes)} cause{'s' if len(causes) != 1 else ''}, "
                    f"{len(changes.best)} spelling famil{'ies' if len(changes.best) != 1 else 'y'}")
-        shown = []
-        for why in causes:
-            w = min((x for x in changes.best.values() if x.why == why),
-                    key=lambda x: (not two_hosts(x), len(x.input), x.input))
-            shown.append((not two_hosts(w), why[0], why[1] or "", w))
-        shown.sort(key=lambda t: t[:3])
-        for _, cls, cause, w in shown[:SHOWN]:
+        shown = witnesses(changes)
+        for w in shown[:SHOWN]:
             kind, _, _ = judgement(changes, w)
-            out.append(f"  {title(kind, va_name, vb_name)} [{cls}{'/' + cause if cause else ''}"
+            out.append(f"  {title(kind, va_name, vb_name)} [{w.cls}{'/' + w.cause if w.cause else ''}"
                        f"{', differs in ' + '+'.join(w.fields) if w.fields else ''}]: {w.input!r}"
                        f"\n      {va_name}: {reading(w.a)[:100]}\n      {vb_name}: {reading(w.b)[:100]}")
         if len(shown) > SHOWN:

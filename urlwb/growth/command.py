@@ -160,7 +160,7 @@ def _survey_regexes(names, chosen, count, scale, runs, file, log):
         log(f"  {name}: {asked} regexes in its source, {len(found)} with an attack string "
             f"({len(mine)} shapes), {time.monotonic() - t0:.1f} s")
         for a in found:
-            log(f"    {a.where}: /{a.source[:80]}/{a.flags}  {a.checker}, {a.complexity}")
+            log(f"    {regexes.short_path(a.file)}:{a.line}: /{a.source[:80]}/{a.flags}  {a.checker}, {a.complexity}")
         if not chosen + mine:
             log(f"  {name}: no shape to measure (no attack string, no --shapes)")
             continue
@@ -178,9 +178,10 @@ def _survey_regexes(names, chosen, count, scale, runs, file, log):
 
 
 def _four_lengths(res, log) -> None:
-    """Each finding on a regex's shape timed at four lengths (the minimized count × 1, 2, 4, 8)."""
+    """Each finding on a regex's shape timed at four lengths: the longer length it was flagged at
+    (10n), and its half, quarter and eighth (the minimized count is too short to time well)."""
     for row, f in res.findings:
-        p = f.minimized
+        p = f.found
         if p.shape.regex is None:
             continue
         started, _ = oracles.load([row.name])

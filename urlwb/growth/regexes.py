@@ -181,7 +181,7 @@ def shapes(found: list[Attack], root: pathlib.Path | None = None) -> list[Shape]
     """Each attack as a shape (its pump repeated), and again with 'x' after its failing suffix."""
     out, seen = [], set()
     for a in found:
-        where = f"{_short(a.file, root)}:{a.line}"
+        where = f"{short_path(a.file, root)}:{a.line}"
         for tail, said in ((a.suffix, ""), (a.suffix + "x", ", then 'x'")):
             key = (a.prefix, a.pump, tail)
             if key in seen or not a.pump:
@@ -193,7 +193,8 @@ def shapes(found: list[Attack], root: pathlib.Path | None = None) -> list[Shape]
     return out
 
 
-def _short(file: str, root: pathlib.Path | None) -> str:
+def short_path(file: str, root: pathlib.Path | None = None) -> str:
+    """A source file as a maintainer names it: from the package's own folder on."""
     p = pathlib.Path(file)
     for anchor in ("node_modules", "site-packages"):
         if anchor in p.parts:

@@ -9,11 +9,16 @@ package's API meets. What each check kills:
   regex (``regexes.attacks`` returning none: no finding, the test fails);
 - the trim-proof variant flagged: the shapes without the 'x' after the failing suffix (the
   attack as given is linear through this package's API: no finding);
-- the four lengths in the record: ``_four_lengths`` removed.
+- the four lengths in the record: ``_four_lengths`` removed;
+- a PyPI release's regexes from its wheel's RECORD: ``_wheel_files`` matched the dist-info folder
+  by ``rsplit('-')`` of its whole name ('1.0.dist-info' holds a '-': no file was read, the test
+  failed; fixed). regexploit's attack is checked where it is installed (it passed with it on
+  the path; the shared venv here does not have it yet).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
 
@@ -22,6 +27,7 @@ import pytest
 from local_registries import npm_served
 from urlwb import cli
 from urlwb.growth import regexes
+from urlwb.oracles import manifests
 
 from test_installs import ADAPTERS, config, project, shared_cache  # noqa: F401 (fixtures)
 
@@ -65,3 +71,28 @@ def test_a_redos_is_found_from_the_package_s_regex_with_no_shape_typed(project, 
     assert rec["input_shape"]["shape"].endswith(", then 'x'"), rec["input_shape"]
     assert rec["input_shape"]["prefix"] == "data:" and "\n" in rec["input_shape"]["suffix"]
     assert len(rec["lengths"]) == 4 and rec["lengths"][0]["count"] * 8 == rec["lengths"][3]["count"]
+
+
+@needs_checker
+def test_a_pypi_release_s_regexes_are_read_from_its_record_and_asked(tmp_path):
+    """A PyPI release's files as its wheel's RECORD lists them, read by Python's ast (never
+    imported): the vulnerable pattern gets an attack with its file and line, the safe one none,
+    a file the RECORD does not list is not read."""
+    site = tmp_path / "venv" / "lib" / "python3.11" / "site-packages"
+    (site / "planted_re").mkdir(parents=True)
+    (site / "planted_re" / "__init__.py").write_text(
+        "import re\nSAFE = re.compile(r'^[a-z]+$')\n\nWORDS = re.compile(r'^(\\w+\\s?)*$')\n")
+    (site / "elsewhere.py").write_text("import re\nX = re.compile(r'^(a|a)*$')\n")
+    info = site / "planted_re-1.0.dist-info"
+    info.mkdir()
+    (info / "RECORD").write_text("planted_re/__init__.py,,\nplanted_re-1.0.dist-info/RECORD,,\n")
+    spec = manifests.Spec(name="planted-re@1.0", command=["python"], cwd=tmp_path, package="pypi:planted-re",
+                          folder=tmp_path)
+    found, asked = regexes.attacks(spec)
+    assert asked == 2
+    recheck = [a for a in found if a.checker.startswith("recheck")]
+    assert [(a.line, a.source) for a in recheck] == [(4, r"^(\w+\s?)*$")], found
+    shapes = regexes.shapes(recheck)
+    assert shapes and all(s.regex[0] == "planted_re/__init__.py:4" for s in shapes)
+    if importlib.util.find_spec("regexploit") is not None:   # the PyPI side's own checker, when installed
+        assert [(a.line, a.pump) for a in found if a.checker == "regexploit"] == [(4, "0")], found

@@ -79,7 +79,7 @@ def _wheel_files(folder: pathlib.Path, name: str) -> list[pathlib.Path]:
     """The .py files the installed distribution ``name`` lists in its RECORD."""
     wanted = re.sub(r"[-_.]+", "_", name).lower()
     for info in sorted(folder.glob("venv/lib/python*/site-packages/*.dist-info")):
-        if re.sub(r"[-_.]+", "_", info.name.rsplit("-", 1)[0]).lower() != wanted:
+        if re.sub(r"[-_.]+", "_", info.name.removesuffix(".dist-info").rsplit("-", 1)[0]).lower() != wanted:
             continue
         site = info.parent
         rows = (info / "RECORD").read_text(encoding="utf-8").splitlines()

@@ -183,3 +183,13 @@ def test_bisect_generate_finds_the_release_that_changed_with_no_input_typed(proj
     authority = rep["input"].split("//", 1)[1].split("/")[0]
     assert authority.count("@") >= 2, rep["input"]
     assert [(r["first"], r["last"]) for r in rep["ranges"]] == [("1.0.0", "1.1.0"), ("1.2.0", "2.0.0")], rep["ranges"]
+
+
+@pytest.mark.parametrize("names, pairs", [
+    (["engine", "url-parse@1.4.0", "url-parse"], [("url-parse@1.4.0", "url-parse")]),
+    (["x@1", "x@2", "x@3"], [("x@1", "x@2"), ("x@2", "x@3")]),
+    (["engine", "ada_url", "url-parse@1.4.0"], []),
+    (["engine", "ada_url"], []),
+])
+def test_the_release_pairs_are_two_readers_of_one_package(names, pairs):
+    assert releases.release_pairs(names) == pairs

@@ -48,6 +48,7 @@ def test_diff_of_two_releases_reports_what_changed_with_no_witness_typed(project
     said = capsys.readouterr().out
     assert status == 0, said
     assert "changed between 1.0.0 and 2.0.0" in said, said
+    assert "changed between 1.0.0 and 2.0.0" in (out / "report.md").read_text()   # the report says it too
     found = [json.loads(line) for line in (out / "findings.jsonl").read_text().splitlines()]
     changed = [r for r in found if r["rule"].startswith("changed")]
     assert changed, [r["signature"] for r in found]

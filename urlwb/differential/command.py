@@ -18,6 +18,7 @@ findings, one per signature, as SARIF 2.1.0 and JUnit XML (:mod:`urlwb.report_fo
 from __future__ import annotations
 
 import pathlib
+import re
 import sys
 import time
 
@@ -110,7 +111,11 @@ def run(args) -> int:
         print(f"findings: {written} ({findings.tally(written)}, each judged by its parser's contract)")
     else:
         out = args.out or DEFAULT_OUT
-        paths = write_report(result, out)
+        said = "\n".join(releases.lines(result, found))
+        fence = "`" * max(3, 1 + max(map(len, re.findall("`+", said)), default=0))   # longer than any run inside
+        note = (f"**What changed between the releases** (every cause and its witnesses in findings.jsonl):"
+                f"\n\n{fence}\n{said}\n{fence}") if said else ""
+        paths = write_report(result, out, note=note)
         print(summary_text(result))
         for p in paths:
             print(f"report: {p}")

@@ -320,6 +320,13 @@ def run(args) -> int:
     mine = names.user_spec(parser)
     pkg, source = (user_package(mine), mine.registry) if mine is not None else (names.package(parser), None)
     count_flag("--step", args.step, least=0)
+    if args.input is None:
+        if not args.generate:
+            raise UsageError("no INPUT: give one, or --generate N to find what changed between the oldest "
+                             "and the newest release")
+        count_flag("--witnesses", args.witnesses)
+        if pkg.kind != "url":
+            raise UsageError("--generate: URL parsers only (a host oracle is asked one host: give it)")
     if pkg.kind == "url" and args.question:
         raise UsageError("--question is for host oracles")
     listed = _listing_package(pkg)
@@ -339,12 +346,6 @@ def run(args) -> int:
     if args.input is not None:
         return _bisect(args, parser, pkg, mine, listed, versions, args.input, args.base, args.out or DEFAULT_OUT,
                        t0, log)
-    if not args.generate:
-        raise UsageError("no INPUT: give one, or --generate N to find what changed between the oldest "
-                         "and the newest release")
-    count_flag("--witnesses", args.witnesses)
-    if pkg.kind != "url":
-        raise UsageError("--generate: URL parsers only (a host oracle is asked one host: give it)")
     witnesses = generated_witnesses(parser, versions, args.generate, args.seed, args.rebuild, log)
     if not witnesses:
         print(f"urlwb bisect: {parser} {versions[0]} and {versions[-1]} agree on all {args.generate:,} generated "

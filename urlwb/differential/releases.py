@@ -208,16 +208,28 @@ def _deletions(s: str) -> list[str]:
 SHRINK_MOST = 64
 
 
+def same_change(w: Witness, other: Witness) -> bool:
+    """The releases part the same way on both: the same class, the same release failing or
+    crashing, and two hosts read on both or on neither (the cause and the spelling may differ:
+    what a shrink removes is what the change did not need)."""
+    def shape(x: Witness) -> tuple:
+        return (x.cls, x.a.failure, x.b.failure, bool(x.a.crash), bool(x.b.crash), two_hosts(x))
+    return shape(w) == shape(other)
+
+
 def shrink(changes: Changes, asker: Asker) -> None:
-    """Each cause's shortest witness made shorter while the releases still part the same way
-    (same class and cause) in the same spelling family: the shortest such deletion, again, until
-    none is."""
+    """Each cause's shortest witness (and the shortest on which two hosts are read) made shorter
+    while the releases still part the same way (:func:`same_change`): the shortest such deletion,
+    again, until none is. The shrunk witness is then classified afresh and kept under its own
+    cause and family, so that a cause the classes split (Django 3.2's tab beside a backslash, an
+    IDNA dot, '%2E') comes back to the one ingredient the change needs."""
     first = witnesses(changes)[:SHRINK_MOST // 2]
     reading_two = sorted((w for w in changes.best.values() if two_hosts(w)), key=lambda w: (len(w.input), w.input))
     chosen = {id(w) for w in first + reading_two[:SHRINK_MOST - len(first)]}
     for key, w in list(changes.best.items()):
         if id(w) not in chosen:
             continue
+        start = w
         while True:
             cases = [(s, w.base) for s in _deletions(w.input)]
             if not cases:
@@ -230,13 +242,16 @@ def shrink(changes: Changes, asker: Asker) -> None:
                 if not separates(ra, rb, changes.lenient):
                     continue
                 cand = _witness(s, base, ra, rb, std[k] if std else None, changes.lenient, "shrunk")
-                if cand.why == w.why and cand.family == w.family:
+                if same_change(start, cand):
                     better = cand
                     break
             if better is None:
                 break
             w = better
-        changes.best[key] = w
+        if w is not start:
+            if changes.best.get(key) is start:
+                del changes.best[key]
+            changes.offer(w)
 
 
 def explore(res: DiffResult, pairs: list[tuple[str, str]], seed: int = 0, grow_rounds: int = GROW_ROUNDS,

@@ -224,3 +224,36 @@ def test_shrink_brings_a_cause_the_classes_split_back_to_what_the_change_needs(p
     releases.shrink(changes, asker)
     (w,) = changes.best.values()
     assert (w.cls, w.cause) == ("accept-reject", "whitespace") and "\t" in w.input and len(w.input) <= 10, w
+
+
+class _DiesOnBang:
+    """An adapter that dies on '!' and is given up there: the rest of its batch goes unanswered."""
+
+    supports_base = False
+
+    def __init__(self):
+        self.sup = type("Sup", (), {"given_up": None})()
+
+    def parse_many(self, items):
+        out = []
+        for text, _ in items:
+            if self.sup.given_up:
+                out.append(None)
+            elif "!" in text:
+                self.sup.given_up = "given up after 3 restarts"
+                out.append(Record(False, crash="died"))
+            else:
+                out.append(_rec("h"))
+        return out
+
+
+def test_a_release_given_up_is_started_again_and_asked_the_rest(monkeypatch):
+    """The Django example adapter dies on Django's TypeError and is given up: the release
+    differential starts it again and asks what it left, so that growing and shrinking go on.
+    Killed by an Asker that does not start it again (b and c not applicable)."""
+    monkeypatch.setattr(oracles, "load", lambda names: ({n: _DiesOnBang() for n in names}, {}))
+    monkeypatch.setattr(oracles, "close_all", lambda loaded: None)
+    asker = releases.Asker(["x@1"])
+    got = asker.ask([("a", None), ("!", None), ("b", None), ("c", None)])["x@1"]
+    assert [r.crash if r is not None else None for r in got] == [None, "died", None, None]
+    assert all(r is not None for r in got)

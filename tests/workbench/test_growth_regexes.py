@@ -26,6 +26,7 @@ import pytest
 
 from local_registries import npm_served
 from urlwb import cli
+from urlwb.errors import UsageError
 from urlwb.growth import regexes
 from urlwb.oracles import manifests
 
@@ -96,3 +97,16 @@ def test_a_pypi_release_s_regexes_are_read_from_its_record_and_asked(tmp_path):
     assert shapes and all(s.regex[0] == "planted_re/__init__.py:4" for s in shapes)
     if importlib.util.find_spec("regexploit") is not None:   # the PyPI side's own checker, when installed
         assert [(a.line, a.pump) for a in found if a.checker == "regexploit"] == [(4, "0")], found
+
+
+def test_a_shipped_parser_at_a_release_is_read_from_its_build(tmp_path):
+    """``url-parse@VERSION``'s build holds the release in node_modules, as a user's install does:
+    --regexes reads its files (its own, not its dependencies'); the shipped name alone is refused."""
+    own = tmp_path / "node_modules" / "url-parse"
+    (own / "node_modules" / "dep").mkdir(parents=True)
+    (own / "index.js").write_text("module.exports = /a+$/;\n")
+    (own / "node_modules" / "dep" / "x.js").write_text("module.exports = /b+$/;\n")
+    spec = manifests.Spec(name="url-parse@9.9.9", command=["node"], cwd=tmp_path, folder=tmp_path)
+    assert regexes.package_files(spec) == ("JavaScript", [own / "index.js"])
+    with pytest.raises(UsageError, match="not a package at a release"):
+        regexes.package_files(manifests.Spec(name="url-parse", command=["node"], cwd=tmp_path, folder=tmp_path))

@@ -35,6 +35,7 @@ from urlwb.errors import UsageError
 from urlwb.growth.shapes import Shape
 from urlwb.oracles import manifests
 from urlwb.oracles.versions import installs
+from urlwb.oracles.versions.catalog import PACKAGES
 
 CHECKER = pathlib.Path(__file__).with_name("regexes")
 #: seconds recheck may take over one package (it bounds each regex itself: URLWB_RECHECK_TIMEOUT ms)
@@ -61,11 +62,14 @@ class Attack:
 
 
 def package_files(spec: manifests.Spec) -> tuple[str, list[pathlib.Path]]:
-    """(language, the release's own source files) of a user's adapter at a release."""
-    if not spec.package or spec.folder is None:
-        raise UsageError(f"--regexes: {spec.name} is not a package at a release (NAME@VERSION of an "
-                         "adapter that names its package = \"npm:...\" or \"pypi:...\")")
-    registry, name = installs.split_package(spec.package)
+    """(language, the release's own source files) of a user's adapter at a release, or of a
+    shipped parser's build at a release (``url-parse@1.5.7``: its catalog package, the same layout)."""
+    shipped = PACKAGES.get(spec.name.partition("@")[0])
+    package = spec.package or (shipped.coordinates if shipped is not None else None)
+    if not package or spec.folder is None or "@" not in spec.name:
+        raise UsageError(f"--regexes: {spec.name} is not a package at a release (NAME@VERSION of a shipped "
+                         "parser from npm or PyPI, or of an adapter that names its package = \"npm:...\" or \"pypi:...\")")
+    registry, name = installs.split_package(package)
     if registry == "npm":
         root = spec.folder / "node_modules" / name
         return "JavaScript", sorted(p for p in root.rglob("*") if p.suffix in (".js", ".cjs", ".mjs")

@@ -128,3 +128,30 @@ def test_a_validator_that_accepts_a_tab_breaks_its_rfc_3986_contract(project, ca
     tab = [r for r in found if r["rule"] == "accepts-no-uri/tab"]
     assert tab and tab[0]["verdict"]["kind"] == "bug" and "\t" in tab[0]["input"], [r["rule"] for r in found]
     assert not [r for r in found if r["rule"].startswith("accepts-no-uri/") and r["rule"] != "accepts-no-uri/tab"]
+
+
+SSRF_VALIDATOR = '''
+def allowed(input):
+    """A planted SSRF guard that refuses a space, DEL and the controls but forgets the newline."""
+    return "localhost" not in input and not any((c < " " and c != "\\n") or c in " \\x7f" for c in input)
+'''
+
+
+def test_an_ssrf_validator_that_allows_a_newline_breaks_its_rfc_3986_contract(project, tmp_path, capsys):
+    """Every validator is asked well-formed URLs holding each character no URI holds; one that
+    declares RFC 3986 and allows a newline breaks it (``accepts-no-uri/newline``), in
+    findings.jsonl, with a command that runs from the project. Killed by the records left out
+    (no_uri_records not added to the hunt's records). The hunt's own random inputs already reach
+    a newline: without the no-URI inputs asked first it still passes."""
+    (project / "i36_guard.py").write_text(SSRF_VALIDATOR)
+    (project / "urlwb.toml").write_text('[tool.urlwb.validators.guard]\ncommand = "py:i36_guard:allowed"\n'
+                                        'spec = "RFC 3986"\n')
+    out = tmp_path / "ssrf"
+    cli.main(["ssrf", "--parsers", "engine", "--minutes", "0.02", "--batch", "200", "--guided-seconds", "0",
+              "--clients", "none", "--out", str(out)])
+    said = capsys.readouterr()
+    found = [json.loads(x) for x in (out / "findings.jsonl").read_text().splitlines()]
+    mine = [r for r in found if r["rule"].startswith("accepts-no-uri/")]
+    assert [r["rule"] for r in mine] == ["accepts-no-uri/newline"], (said.err[-2000:], [r["rule"] for r in found])
+    assert mine[0]["verdict"]["kind"] == "bug" and "\n" in mine[0]["input"]
+    assert mine[0]["command"] == f"cd {project} && urlwb ssrf --oracle guard"

@@ -39,9 +39,10 @@ from urlwb.oracles.versions import installs, registries
 from urlwb.oracles.versions.catalog import VALIDATORS
 from urlwb.cliutil import add_minutes, add_oracle, add_out, add_parsers, add_seed, alias, count_flag, minutes_flag, seconds_flag
 from urlwb.errors import UsageError
+from urlwb.differential import generate
 from urlwb.findings import record
 from urlwb.ssrf import catalog, fetchers, hunt, inputs, install, policy, regress, report
-from urlwb.ssrf.finding_records import finding_records
+from urlwb.ssrf.finding_records import finding_records, no_uri_records
 from urlwb.ssrf.observe import run as observing
 
 DEFAULT_OUT = pathlib.Path("reports") / "ssrf"
@@ -233,6 +234,9 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped, client_name
         res = hunt.hunt(asker, pol, stream, args.minutes * 60, len(first), batch=args.batch,
                         progress=lambda line: said.advance(0, note=line.strip()))
     res.guided = guided_lines
+    # every validator is also asked well-formed URLs holding a character no URI holds (its
+    # contract, when it declares an RFC, is judged on them: finding_records.no_uri_records)
+    asker.ask(list(dict.fromkeys(generate.no_uri_inputs(200, args.seed))), fetcher_names=[])
     t0 = time.monotonic()
     cells = {(v, f, cat): w for (v, f), c in res.cells.items() for cat, w in c.witnesses.items()}
     with progress.heartbeat(f"urlwb ssrf: minimizing {len(cells)} witnesses", after=progress.EVERY):
@@ -289,7 +293,8 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped, client_name
     # one list of records: findings.jsonl, --sarif and --junit (the clients' observations when
     # they ran, else the model's bypasses judged by the validator's contract; then the validators'
     # own failures)
-    records = finding_records(per_vw, validators, by_name, list(pol.categories), observed_findings)
+    records = (finding_records(per_vw, validators, by_name, list(pol.categories), observed_findings)
+               + no_uri_records(asker.verdicts, by_name))
     paths.append(record.write_findings(args.out, records))
     print(f"report: {paths[0]} (and {', '.join(p.name for p in paths[1:])}); "
           f"{len(filed)} new regress entries in corpus/ssrf/regress/")

@@ -155,3 +155,14 @@ def test_an_ssrf_validator_that_allows_a_newline_breaks_its_rfc_3986_contract(pr
     assert [r["rule"] for r in mine] == ["accepts-no-uri/newline"], (said.err[-2000:], [r["rule"] for r in found])
     assert mine[0]["verdict"]["kind"] == "bug" and "\n" in mine[0]["input"]
     assert mine[0]["command"] == f"cd {project} && urlwb ssrf --oracle guard"
+
+
+def test_a_host_address_validator_is_not_held_to_the_uri_grammar():
+    """ipaddress declares RFC 3986 but classifies a host's address (checks = "host-address"):
+    allowing 'http://evil.com\\n' is no finding about it; the shipped URL-syntax validator is."""
+    from urlwb.oracles.protocol import Verdict
+    from urlwb.ssrf.finding_records import no_uri_records
+
+    allowed = {"http://evil.com\n": Verdict(True)}
+    recs = no_uri_records({"ipaddress": dict(allowed), "validators": dict(allowed)}, {})
+    assert [(r["parser"], r["rule"]) for r in recs] == [("validators", "accepts-no-uri/newline")]

@@ -58,7 +58,7 @@ def finding_records(per_vw: dict[tuple[str, str], dict], validators: dict, decla
 
 
 def no_uri_records(verdicts: dict[str, dict], declared: dict) -> list[dict]:
-    """A validator that declares an RFC (``spec = "rfc3986"``, its role a validator's) and allows
+    """A validator of URL syntax that declares an RFC (``spec = "rfc3986"``) and allows
     an input holding a character no URI holds (a control, a space, DEL) breaks its contract, a
     bug, whatever a client then does with it: one record per validator and character, on the
     shortest input. ``verdicts``: each validator's answers (:attr:`urlwb.ssrf.hunt.Asker.verdicts`)."""
@@ -67,7 +67,10 @@ def no_uri_records(verdicts: dict[str, dict], declared: dict) -> list[dict]:
         d = declared.get(name)
         c = contracts.contract(d.base if d is not None and d.base else name, "validator",
                                declared=d.spec if d is not None else None, role="validator")
-        if c.spec not in RFC_NAMES:
+        # a validator of URL syntax: a shipped one that says so (checks = "url-syntax"; one that
+        # classifies a host's address, as ipaddress does, is not held to the URI grammar), or the
+        # user's, whose declared RFC is the grammar it says it accepts
+        if c.spec not in RFC_NAMES or not (c.checks == "url-syntax" or (c.checks is None and c.origin == "config")):
             continue
         keep: dict[str, str] = {}
         for s, v in answers.items():

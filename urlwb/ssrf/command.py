@@ -219,6 +219,10 @@ def _run_record(args, pol, validators, fetcher_oracles, skipped, res, run_cells,
         witnesses=witnesses, history=history, filed=filed, guided=res.guided)
 
 
+#: well-formed URLs holding a character no URI holds, put first to every validator (finding_records.no_uri_records)
+NO_URI_INPUTS = 100
+
+
 def _hunt(args, pol, declared, validators, fetcher_oracles, skipped, client_names=None) -> int:
     asker = hunt.Asker(validators, fetcher_oracles)
     targets, decoy = pol.targets(), pol.decoy()
@@ -226,6 +230,10 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped, client_name
     guided_lines: list[str] = []
     found = (_guided(args, declared, validators, fetcher_oracles, first, guided_lines)
              if args.guided_seconds > 0 else [])
+    # first, well-formed URLs holding a character no URI holds: a validator of URL syntax is
+    # judged on them by its contract (finding_records.no_uri_records), within the hunt's time
+    no_uri = [s for s in dict.fromkeys(generate.no_uri_inputs(NO_URI_INPUTS, args.seed)) if s not in first]
+    first = no_uri + first
     stream = itertools.chain(found, first, inputs.random_inputs(targets, decoy, args.seed))
     print(f"hunting: {len(first):,} systematic inputs, then random ones, for {args.minutes:g} min "
           f"({len(validators)} validators x {len(fetcher_oracles)} fetchers)", flush=True)
@@ -234,9 +242,6 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped, client_name
         res = hunt.hunt(asker, pol, stream, args.minutes * 60, len(first), batch=args.batch,
                         progress=lambda line: said.advance(0, note=line.strip()))
     res.guided = guided_lines
-    # every validator is also asked well-formed URLs holding a character no URI holds (its
-    # contract, when it declares an RFC, is judged on them: finding_records.no_uri_records)
-    asker.ask(list(dict.fromkeys(generate.no_uri_inputs(200, args.seed))), fetcher_names=[])
     t0 = time.monotonic()
     cells = {(v, f, cat): w for (v, f), c in res.cells.items() for cat, w in c.witnesses.items()}
     with progress.heartbeat(f"urlwb ssrf: minimizing {len(cells)} witnesses", after=progress.EVERY):

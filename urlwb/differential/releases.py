@@ -24,7 +24,7 @@ import random
 import sys
 from dataclasses import dataclass
 
-from urlwb import oracles
+from urlwb import oracles, progress
 from urlwb.differential import classify, generate
 from urlwb.differential.findings import accepts_no_uri
 from urlwb.differential.run import DiffResult
@@ -302,11 +302,14 @@ def explore(res: DiffResult, pairs: list[tuple[str, str]], seed: int = 0, grow_r
             + (f"; growing around {len(first)} witnesses, then shrinking" if first else ""))
         if first:
             asker = Asker([n for n in (standard, a, b) if n])
-            try:
-                grow(changes, asker, random.Random(seed), grow_rounds)
-                shrink(changes, asker)
-            finally:
-                asker.close()
+            # a line every few seconds while the releases are asked (a slow adapter takes minutes)
+            said = f"urlwb diff: growing and shrinking what changed between {a} and {b}"
+            with progress.heartbeat(said, after=progress.EVERY):
+                try:
+                    grow(changes, asker, random.Random(seed), grow_rounds)
+                    shrink(changes, asker)
+                finally:
+                    asker.close()
         out.append(changes)
     return out
 

@@ -7,6 +7,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NODE_DIR := urlwb/oracles/node
+# acorn and recheck: urlwb growth --regexes reads an npm or PyPI package's regexes with them
+REGEX_DIR := urlwb/growth/regexes
 
 .PHONY: run test setup node tools oracles lowest clean bench
 
@@ -37,6 +39,12 @@ node:
 				|| echo "make: node oracles unavailable (npm ci failed); their tests and columns are skipped"; \
 		fi; \
 	else echo "make: node oracles skipped (node/npm not found or no lockfile)"; fi
+	@if command -v npm >/dev/null 2>&1 && [ -f $(REGEX_DIR)/package-lock.json ]; then \
+		if [ ! -d $(REGEX_DIR)/node_modules ] || [ $(REGEX_DIR)/package-lock.json -nt $(REGEX_DIR)/node_modules ]; then \
+			(cd $(REGEX_DIR) && npm ci --ignore-scripts --silent --no-audit --no-fund) && touch $(REGEX_DIR)/node_modules \
+				|| echo "make: the ReDoS checker unavailable (npm ci failed); urlwb growth --regexes says so"; \
+		fi; \
+	fi
 
 # Every manifest's apt packages (as root, one apt-get under flock /tmp/urlwb-apt.lock) and build
 # line; one line per oracle, built or skipped with the reason. A failed build does not fail make.

@@ -9,6 +9,7 @@ releases). Each package is made here from a few files, in milliseconds (no npm p
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import http.server
 import io
@@ -92,6 +93,19 @@ class NpmRegistry:
             return (f.read_bytes() if f.is_file() else None), "application/octet-stream"
         doc = self.packument(path.strip("/"))
         return (None if doc is None else json.dumps(doc).encode()), "application/json"
+
+
+@contextlib.contextmanager
+def npm_served(folder: pathlib.Path, name: str, releases: dict[str, dict[str, str]]):
+    """A registry over ``folder`` serving package ``name`` at each release (version -> its
+    files, ``index.js`` its main), closed after."""
+    for version, files in releases.items():
+        npm_tarball(folder, {"name": name, "version": version, "main": "index.js"}, files)
+    served = NpmRegistry(folder)
+    try:
+        yield served
+    finally:
+        served.close()
 
 
 # --- PyPI --------------------------------------------------------------------------------------

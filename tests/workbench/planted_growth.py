@@ -88,3 +88,17 @@ def data_redos(input: str, base: str | None = None) -> dict:
 for _f in (linear, quadratic_at, backtracking, linear_slow, exponential, data_redos):
     _f.version = "planted"
     _f.base = False
+
+
+#: normalize-url 4.5.0's data: URL regex (its index.js, normalizeDataURL): a lazy media type, a
+#: lazy payload, an optional hash, then the end; '.' takes no newline, so on a newline the match
+#: fails and every comma is tried as the media type's end, each with a scan to the newline
+_DATA_URL = re.compile(r"^data:(.*?),(.*?)(?:#(.*))?$")
+
+
+def data_url_failing_suffix(input: str, base: str | None = None) -> dict:
+    """Linear on a data: URL the regex matches, quadratic on one it fails at the end."""
+    m = _DATA_URL.match(input.strip())
+    if m is None:
+        raise ValueError("Invalid URL")
+    return _answer("data", "", None, f"{m[1]},{m[2]}", input)

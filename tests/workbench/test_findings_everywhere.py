@@ -94,7 +94,8 @@ def test_hunt_findings_are_the_differential_s_judged_again(planted):
     record.write_findings(planted / "hunt", recs)
     (r,) = read_back(planted / "hunt")   # https:/evil.com: both read it alike
     assert (r["parser"], r["input"], r["verdict"]["kind"]) == ("wrong-host", "http://a~q.example/", "bug")
-    assert r["command"] == "urlwb diff 'http://a~q.example/' --parsers engine,wrong-host"
+    # run from the folder whose urlwb.toml declares wrong-host (issue 36: the command runs as printed)
+    assert r["command"] == f"cd {planted} && urlwb diff 'http://a~q.example/' --parsers engine,wrong-host"
 
 
 def test_ssrf_writes_validator_client_pairs(planted, capsys):

@@ -27,7 +27,8 @@ SLASHES = shapes.BY_NAME["path slashes"]
 def planted(tmp_path, monkeypatch):
     monkeypatch.setenv("URLWB_CORPUS", str(tmp_path / "corpus"))
     names = oracles.configure([f"{n}=py:planted_growth:{f}" for n, f in (
-        ("quad", "quadratic_at"), ("bt", "backtracking"), ("lin", "linear_slow"), ("expo", "exponential"), ("data", "data_redos"))],
+        ("quad", "quadratic_at"), ("bt", "backtracking"), ("lin", "linear_slow"), ("expo", "exponential"), ("data", "data_redos"),
+        ("dataurl", "data_url_failing_suffix"))],
         config=False)
     yield names
     for n in names:
@@ -143,6 +144,24 @@ def test_a_redos_in_a_data_url_is_found_on_the_data_shape_only(planted):
     assert verdicts[DATA_PARAMS.name] == "superlinear", [(p.shape.name, p.verdict, p.ratio) for p in row.points]
     assert not row.points[1].flagged
     assert [f.found.shape.name for f in row.findings] == [DATA_PARAMS.name]
+
+
+PAYLOAD = shapes.BY_NAME["data: payload ,a"]
+
+
+def test_a_redos_that_needs_a_failing_suffix_is_found_on_the_failing_shape(planted):
+    """normalize-url 4.5.0's data: regex, planted: linear on the data: shape the regex matches,
+    superlinear once the shape ends in a newline (its published trigger, 'data:' + ',' * n +
+    '\\nx'); the other failing suffixes (NUL, a space, '<') are taken by its '.'. Killed by the
+    shapes without their failing suffixes (no shape named '..., then a newline')."""
+    newline = shapes.BY_NAME[PAYLOAD.name + ", then a newline"]
+    res = survey(["dataurl"], count=250, scale=4, runs=2, shapes=[PAYLOAD, newline], file=False,
+                 minimize=False, log=lambda _: None)
+    (row,) = res.rows
+    verdicts = {p.shape.name: p.verdict for p in row.points}
+    assert verdicts[newline.name] == "superlinear", [(p.shape.name, p.verdict, p.ratio) for p in row.points]
+    assert not row.points[0].flagged, verdicts
+    assert newline.make(3) == "data:,a,a,a\nx"
 
 
 def test_the_user_s_shape_is_measured(planted, tmp_path, capsys):

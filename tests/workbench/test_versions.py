@@ -216,6 +216,8 @@ def test_a_version_that_does_not_resolve_is_one_line_exit_2(tmp_path, monkeypatc
                        (["diff", "--parsers", "url-parse@../x", "http://a/"], "not a version"),
                        (["bisect", "node", "http://a/"], "node has no registry version"),
                        (["bisect", "url-parse@1.4.0", "http://a/"], "bisect takes a parser without a version"),
+                       (["bisect", "url-parse"], "no INPUT: give one, or --generate N"),
+                       (["bisect", "url-parse", "--generate", "10", "--witnesses", "0"], "--witnesses must be at least 1"),
                        (["bisect", "rust-url", "http://a/", "--step", "-1"], "--step must be at least 0"),
                        (["oracle", "check", "url-parse@9.9.9"], "urlwb oracle: url-parse@9.9.9 does not build: ETARGET"),
                        (["oracle", "check", "go-net-url@1.0"], "urlwb oracle: go-net-url has no registry version"),

@@ -20,10 +20,10 @@ from urlwb import oracles
 from urlwb.differential import classify
 from urlwb.differential.run import DiffResult, Finding
 from urlwb.findings import record
-from urlwb.findings.sidecar import INPUT_MAX, diff_command
+from urlwb.findings.sidecar import INPUT_MAX, diff_command, in_project
 from urlwb.oracles import contracts
 from urlwb.differential import facts
-from urlwb.verdicts.judge import RFC_NAMES, judge
+from urlwb.verdicts.judge import REFERENCE_CLAUSES, RFC_NAMES, judge
 
 
 def signature(cls: str, cause: str | None, reference: str, parser: str) -> str:
@@ -97,7 +97,7 @@ def records(res: DiffResult) -> list[dict]:
         out.append(record.make_finding(
             input=_cut(text), base=base, parser=name, signature=sig,
             rule=kind,
-            verdict=verdict, parser_version=res.versions.get(name), command=diff_command(text, name, base, ref),
+            verdict=verdict, parser_version=res.versions.get(name), command=in_project(diff_command(text, name, base, ref), oracles.project_of(name)),
             summary=f"{classify.TITLES.get(f.cls, f.cls)}: {name} reads {reading(mine)[:200]}; "
                     f"{standard} reads {reading(std)[:200]}",
             family=family, language=oracles.REGISTRY[name].language if name in oracles.REGISTRY else None,
@@ -192,9 +192,68 @@ def host_records(res: DiffResult) -> list[dict]:
     return out
 
 
+#: characters no URI or IRI holds (RFC 3986 Appendix A, RFC 3987 §2.2, RFC 2396 §2.4.3: controls,
+#: space and DEL are excluded everywhere), each by the name a report gives it
+NO_URI_CHARACTERS = {"\t": "tab", "\n": "newline", "\r": "carriage return", " ": "space",
+                     "\x00": "NUL", "\x7f": "DEL"}
+
+
+def no_uri_character(text: str) -> str | None:
+    """The name of the first character of ``text`` no URI holds (another C0 control: its code)."""
+    for c in text:
+        if c in NO_URI_CHARACTERS:
+            return NO_URI_CHARACTERS[c]
+        if c < " ":
+            return f"U+{ord(c):04X}"
+    return None
+
+
+def accepts_no_uri(name: str, text: str, base: str | None, r) -> tuple[str, dict] | None:
+    """(the character, the verdict) when ``name`` is a validator that declares an RFC (``role =
+    "validator"``, ``spec = "rfc3986"``: it says it accepts URIs) and accepts ``text`` (no base),
+    which holds a character no URI holds: it breaks its contract, a bug, whatever the Standard
+    reads (which strips or removes tabs and newlines: Django's CVE-2021-32052). None otherwise."""
+    c = contracts.describe(name).contract
+    if c.role != "validator" or c.spec not in RFC_NAMES or r is None or not r.ok or base is not None:
+        return None
+    what = no_uri_character(text)
+    if what is None:
+        return None
+    rfc = RFC_NAMES[c.spec]
+    return what, record.verdict(
+        "bug", c.spec, f"{REFERENCE_CLAUSES[c.spec]} (Appendix A: no {what} in any URI)",
+        "accepts-no-uri", documented=c.docs,
+        reason=f"{name} is a validator declaring {rfc}; it accepts {text!r}, which holds a {what}: "
+               f"no URI reference of {rfc} does")
+
+
+def validator_records(res: DiffResult) -> list[dict]:
+    """Every validator's :func:`accepts_no_uri` findings: one record per validator and character,
+    on the shortest input."""
+    out = []
+    for name in res.parsers:
+        keep: dict[str, tuple[int, dict]] = {}
+        for idx, r in enumerate(res.records[name]):
+            text, base, _ = res.items[idx]
+            found = accepts_no_uri(name, text, base, r)
+            if found is not None and (found[0] not in keep or len(text) < len(res.items[keep[found[0]][0]][0])):
+                keep[found[0]] = (idx, found[1])
+        for what, (idx, verdict) in sorted(keep.items()):
+            text, base, source = res.items[idx]
+            out.append(record.make_finding(
+                input=_cut(text), base=None, parser=name, rule=record.rule("accepts-no-uri", what),
+                signature=f"accepts-no-uri/{record.rule(what)}:{name}", verdict=verdict,
+                parser_version=res.versions.get(name),
+                command=in_project(diff_command(text, name), oracles.project_of(name)),
+                summary=f"{name} (a validator, {verdict['spec']['name']}) accepts an input holding a {what}",
+                family=oracles.family(name), observed=reading(res.records[name][idx])[:2000],
+                expected="failure", source=source))
+    return out
+
+
 def write_findings(res: DiffResult, out):
     """``out/findings.jsonl`` of ``res`` (the URL parsers' findings and the host round's); its path."""
-    return record.write_findings(out, records(res) + host_records(res))
+    return record.write_findings(out, res.changes + validator_records(res) + records(res) + host_records(res))
 
 
 def tally(path) -> str:

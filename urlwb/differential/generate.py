@@ -363,3 +363,27 @@ def generate(n: int, seed: int = 0) -> Iterator[tuple[str, str | None]]:
         for _ in range(rng.choice((1, 1, 2, 3))):
             s = rng.choice(MUTATIONS)(rng, s)
         yield s, base if rng.random() < 0.5 else None
+
+
+#: characters no URI holds (RFC 3986 Appendix A): what a validator of URIs must refuse, wherever
+NO_URI = ("\t", "\n", "\r", " ", "\x00", "\x01", "\x1f", "\x7f")
+
+
+def no_uri_inputs(n: int, seed: int = 0) -> Iterator[str]:
+    """``n`` well-formed http(s) URLs, each with one character no URI holds (:data:`NO_URI`)
+    first, last, or inside the host, the path, the query or the fragment: what every validator
+    is asked, as the Standard strips or removes most of them and a differential alone does not
+    see one accepted (Django's CVE-2021-32052: a newline)."""
+    rng = random.Random(seed)
+    for _ in range(n):
+        parts = [rng.choice(("http://", "https://")), rng.choice(HOSTS[:4]), rng.choice(("", "/", "/a/b")),
+                 rng.choice(("", "?a=b")), rng.choice(("", "#x"))]
+        where = rng.randrange(len(parts) + 1)
+        c = rng.choice(NO_URI)
+        if where == len(parts):
+            yield "".join(parts) + c
+        else:
+            part = parts[where] or ("/" if where == 2 else "")
+            i = rng.randint(0 if where else 0, len(part))
+            parts[where] = part[:i] + c + part[i:]
+            yield "".join(parts)

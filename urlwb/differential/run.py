@@ -216,6 +216,8 @@ class DiffResult:
     summary: dict | None = None
     #: inputs dropped unasked when the deadline came (diff's --minutes)
     cut: int = 0
+    #: the release differential's findings (urlwb.differential.releases), written with the others
+    changes: list[dict] = field(default_factory=list)
 
 
 def diff(items, names, reference=None, reparse=True, hosts=True, progress=False, required=(),

@@ -72,6 +72,13 @@ def diff_command(input: str, parser: str, base: str | None = None, reference: st
             + f" --parsers {_q(parsers)}")
 
 
+def in_project(command: str, folder) -> str:
+    """``command`` as run from ``folder``, the user's project whose ``urlwb.toml`` declares the
+    adapter it names (``cd FOLDER && ...``), so that it runs as printed from anywhere; unchanged
+    when ``folder`` is None."""
+    return command if folder is None else f"cd {_q(str(folder))} && {command}"
+
+
 def _fields(meta: dict, data: bytes | None, family: str | None) -> dict:
     """The common fields of one sidecar (not yet the verdict), by room."""
     target = meta.get("target")

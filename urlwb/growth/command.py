@@ -28,11 +28,12 @@ import time
 from urlwb import exitcodes, oracles, report_formats
 from urlwb.cliutil import add_oracle, check_outputs, add_out, add_parsers, add_runs, count_flag
 from urlwb.errors import UsageError
-from urlwb.growth import report, shapes
+from urlwb.growth import regexes, report, shapes
 from urlwb.growth.measure import Thresholds
 from urlwb.findings.record import read_findings
 from urlwb.growth.survey import survey
-from urlwb.oracles.versions.names import resolve_names as versioned_names
+from urlwb.growth.timing import timer_for
+from urlwb.oracles.versions.names import resolve_names as versioned_names, spec_of
 
 DEFAULT_OUT = pathlib.Path("reports") / "growth"
 #: long enough that a quadratic term shows over a parser's linear one: at 1,000/10,000 the
@@ -60,6 +61,9 @@ def add_arguments(p) -> None:
                         "piece is repeated, e.g. 'data:,{x:a}'")
     p.add_argument("--piece", default=None, metavar="TEXT",
                    help="the piece of the --shape templates written {x}")
+    p.add_argument("--regexes", action="store_true",
+                   help="also each NAME@VERSION's own regexes (a user's npm or PyPI package): attack "
+                        "strings from recheck / regexploit, each a shape (alone unless --shapes is given)")
     add_runs(p, "the least kept", 3)
     add_out(p, "the report folder", DEFAULT_OUT)
     p.add_argument("--no-file", action="store_true", help="report findings without filing them")
@@ -120,10 +124,17 @@ def run(args) -> int:
     chosen = parse_shapes(args.shapes, args.shape, args.piece)
     count_flag("--runs", args.runs)
     names = resolve(args.parsers, args.oracle)
-    print(f"growth: {len(names)} parsers × {len(chosen)} shapes at {a:,} and {b:,} repetitions, "
+    if args.regexes and not (args.shapes or args.shape):
+        chosen = []
+    print(f"growth: {len(names)} parsers × {len(chosen)} shapes"
+          f"{' and the shapes of their own regexes' if args.regexes else ''} at {a:,} and {b:,} repetitions, "
           f"{args.runs} runs each, judged on their own and against the engine", flush=True)
-    res = survey(names, count=a, scale=b // a, runs=args.runs, shapes=chosen,
-                 file=not args.no_file, log=lambda line: print(line, flush=True))
+    log = lambda line: print(line, flush=True)   # noqa: E731
+    if args.regexes:
+        res = _survey_regexes(names, chosen, a, b // a, args.runs,
+                              not args.no_file, log)
+    else:
+        res = survey(names, count=a, scale=b // a, runs=args.runs, shapes=chosen, file=not args.no_file, log=log)
     res.command = " ".join(["urlwb growth", *(shlex.quote(x) for x in sys.argv[2:] if sys.argv[1:2] == ["growth"])])
     for path in report.write(res, args.out):
         print(f"report: {path}")
@@ -135,6 +146,57 @@ def run(args) -> int:
         print("none above the threshold")
     # every finding counts, an already filed one too (as diff's): --baseline says what is not new
     return exitcodes.conclude(args, read_findings(args.out), "growth", args.out)   # what findings.jsonl holds
+
+
+def _survey_regexes(names, chosen, count, scale, runs, file, log):
+    """Each parser on ``chosen`` and on the shapes of its own package's regexes
+    (:mod:`urlwb.growth.regexes`); a flagged regex shape timed again at four lengths."""
+    results = []
+    for name in names:
+        spec = spec_of(name)
+        if spec is None:
+            raise UsageError(f"--regexes: {name} is not a package at a release")
+        t0 = time.monotonic()
+        found, asked = regexes.attacks(spec)
+        mine = regexes.shapes(found)
+        log(f"  {name}: {asked} regexes in its source, {len(found)} with an attack string "
+            f"({len(mine)} shapes), {time.monotonic() - t0:.1f} s")
+        for a in found:
+            log(f"    {regexes.short_path(a.file)}:{a.line}: /{a.source[:80]}/{a.flags}  {a.checker}, {a.complexity}")
+        if not chosen + mine:
+            log(f"  {name}: no shape to measure (no attack string, no --shapes)")
+            continue
+        res = survey([name], count=count, scale=scale, runs=runs, shapes=chosen + mine, file=file, log=log)
+        _four_lengths(res, log)
+        results.append(res)
+    if not results:
+        return survey([], count=count, scale=scale, runs=runs, shapes=chosen or [], file=file, log=log)
+    first = results[0]
+    for other in results[1:]:
+        first.rows += other.rows
+        first.shapes += [s for s in other.shapes if s not in first.shapes]
+        first.seconds += other.seconds
+    return first
+
+
+def _four_lengths(res, log) -> None:
+    """Each finding on a regex's shape timed at four lengths: the longer length it was flagged at
+    (10n), and its half, quarter and eighth (the minimized count is too short to time well)."""
+    for row, f in res.findings:
+        p = f.found
+        if p.shape.regex is None:
+            continue
+        started, _ = oracles.load([row.name])
+        if row.name not in started:
+            continue
+        timer = timer_for(row.name, started[row.name])
+        try:
+            f.lengths = regexes.four_lengths(timer, p.shape, max(1, p.count * p.scale // 8))
+        finally:
+            timer.close()
+        log(f"  {row.name}: {p.shape.name} at four lengths: " + ", ".join(
+            f"{x['code_points']:,} cp {'no answer' if x['seconds'] is None else format(x['seconds'], '.3f') + ' s'}"
+            for x in f.lengths))
 
 
 def growth_round(out_dir: pathlib.Path, seconds: float, names: list[str] | None = None,

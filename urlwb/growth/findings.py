@@ -36,5 +36,16 @@ def records(res) -> list[dict]:
             family=family, language=row.language, filed=f.path,
             input_shape={"shape": p.shape.name, "prefix": p.shape.prefix, "piece": p.shape.piece,
                          "suffix": p.shape.suffix, "count": p.count * p.scale},
-            ratio=p.ratio, engine_ratio=p.engine_ratio))
+            ratio=p.ratio, engine_ratio=p.engine_ratio,
+            **_regex(p.shape, f.lengths)))
     return out
+
+
+def _regex(shape, lengths: list) -> dict:
+    """A regex's shape (urlwb.growth.regexes): the regex, its source line, the checker's attack
+    and the times at four lengths."""
+    if shape.regex is None:
+        return {}
+    where, source, flags, checker, complexity = shape.regex
+    return {"regex": {"where": where, "source": source, "flags": flags, "checker": checker,
+                      "complexity": complexity}, "lengths": lengths}

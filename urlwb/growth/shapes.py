@@ -24,6 +24,9 @@ class Shape:
     suffix: str
     #: where in urlwb.differential.generate the piece comes from
     source: str
+    #: a shape built from a package's regex (urlwb.growth.regexes): (file:line, source, flags,
+    #: checker, complexity)
+    regex: tuple | None = None
 
     def make(self, count: int) -> str:
         return self.prefix + self.piece * count + self.suffix
@@ -99,6 +102,25 @@ SHAPES: tuple[Shape, ...] = (
     _shape("no scheme: path ../", "../", "", "x", source="generate.SCHEMES ('') and PATHS ('/a/../b')"),
     _shape("no scheme: //@", "@", "//", "h/", source="generate.SCHEMES ('') and SLASHES ('//') and USERINFO ('@')"),
 )
+
+#: what a shape's input may end in that no URL grammar takes after its run (and a regex over the
+#: run then fails to match at the end, trying every split of the run: a classic ReDoS attack is
+#: a prefix, a pump and such a failing suffix), each followed by 'x' so that a parser that trims
+#: the input first (normalize-url: ``urlString.trim()``) still meets it: a newline (``.`` does
+#: not match it), NUL, a space (``\S`` and ``[^\s]`` do not), and '<', which no URI's grammar
+#: takes (RFC 3986 Appendix A)
+FAILING_SUFFIXES = (("a newline", "\n"), ("NUL", "\x00"), ("a space", " "), ("'<'", "<"))
+
+
+def failing(shape: Shape) -> tuple[Shape, ...]:
+    """``shape`` ended by each of :data:`FAILING_SUFFIXES` (then 'x')."""
+    return tuple(Shape(f"{shape.name}, then {label}", shape.piece, shape.prefix, shape.suffix + c + "x",
+                       shape.source) for label, c in FAILING_SUFFIXES)
+
+
+#: the shapes above, then each ended by a failing suffix (normalize-url 4.5.0's data: URL ReDoS,
+#: 'data:' + ',' * n + '\nx', is of this kind: the data: shapes ending in a valid suffix miss it)
+SHAPES = SHAPES + tuple(f for s in SHAPES for f in failing(s))
 
 #: a piece repeated in a shape of the user's (``urlwb growth --shape``): ``{x}`` (the piece is
 #: ``--piece``'s) or ``{x:PIECE}`` (the piece written in place; it holds no '}')

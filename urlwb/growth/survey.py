@@ -28,6 +28,8 @@ class Finding:
     duplicate: bool = False
     #: the other shapes flagged with the same class, and their ratios (None: hung)
     others: dict = field(default_factory=dict)
+    #: a regex's shape (urlwb.growth.regexes): its times at four lengths
+    lengths: list = field(default_factory=list)
 
 
 @dataclass
@@ -72,7 +74,7 @@ def survey(names: list[str], *, count: int = 1000, scale: int = 10, runs: int = 
     ``deadline``: seconds an in-process parse may take before it is a hang; ``minimize``
     False: a flag is filed at the count it was found at (no bisection)."""
     t0 = time.monotonic()
-    shapes = list(shapes or SHAPES)
+    shapes = list(SHAPES if shapes is None else shapes)
     started, skipped = oracles.load([REFERENCE])
     if REFERENCE not in started:
         raise RuntimeError(f"the engine cannot start: {skipped.get(REFERENCE)}")

@@ -30,6 +30,7 @@ import importlib
 import pathlib
 import re
 import traceback
+import sys
 from typing import NamedTuple
 
 from urlwb.oracles import manifests
@@ -225,6 +226,9 @@ REGISTRY: dict[str, Entry] = {c.name: _in_process(c) for c in manifests.read_in_
 HOST_SPECS: dict[str, manifests.Spec] = {}
 #: one line per manifest that could not be read
 MANIFEST_ERRORS: list[str] = []
+#: a user's oracle whose entry in urlwb.toml / pyproject.toml cannot be read -> its one line
+#: (refused alone: the file's other oracles run)
+REFUSED: dict[str, str] = {}
 #: every manifest folder (``urlwb/oracles/<folder>/``), read or not
 FOLDERS: list[manifests.Folder] = manifests.discover()
 
@@ -258,7 +262,12 @@ def configure(flags: list[str] | None = None, cwd=None, config: bool = True) -> 
     ``[tool.urlwb.oracles]`` table of ``urlwb.toml`` / ``pyproject.toml`` in ``cwd``. Returns
     the names the flags gave (always run). Raises :class:`~urlwb.oracles.manifests.ManifestError`
     (one line) for a misconfigured one."""
-    specs = manifests.config_specs(cwd) if config else []
+    refused: dict[str, str] = {}
+    specs = manifests.config_specs(cwd, refused) if config else []
+    for name, line in refused.items():
+        if REFUSED.get(name) != line:
+            print(f"urlwb: {line} (this oracle is refused; the others run)", file=sys.stderr)
+        REFUSED[name] = line
     flagged = [manifests.parse_flag(f) for f in flags or []]
     by_name = {s.name: s for s in specs}
     by_name.update({s.name: s for s in flagged})  # a flag overrides the table
@@ -274,6 +283,17 @@ def configure(flags: list[str] | None = None, cwd=None, config: bool = True) -> 
             REGISTRY[spec.name] = Entry(spec.name, spec.family, spec.language,
                                         "urlwb.oracles.supervisor", "SubprocessOracle", spec)
     return [s.name for s in flagged if s.name in REGISTRY]
+
+
+def project_of(name: str) -> pathlib.Path | None:
+    """The folder whose ``urlwb.toml`` / ``pyproject.toml`` declares the user's oracle ``name``
+    (or the adapter a ``NAME@VERSION`` release runs), where a command that names it runs; None
+    for a shipped one."""
+    entry = REGISTRY.get(name)
+    spec = entry.spec if entry is not None else HOST_SPECS.get(name)
+    if spec is not None and (spec.source == "config" or (spec.source == "version" and spec.package)):
+        return spec.cwd
+    return None
 
 
 def _shipped(name: str) -> bool:
@@ -313,6 +333,8 @@ def resolve_names(spec: str | list[str] | None) -> list[str]:
         if not part:
             continue
         group = named.get(part)
+        if group is None and part not in REGISTRY and part in REFUSED:
+            raise ValueError(REFUSED[part])
         if group is None and part not in REGISTRY:
             raise ValueError(f"unknown parser {part!r} (known: {', '.join(REGISTRY)}, or "
                              f"{', '.join(named)})")

@@ -436,13 +436,30 @@ def _contract(table: dict, where: str, base: Spec) -> Spec:
                 f"{r}:{n}" for r, n in PACKAGE_REGISTRIES.items()) + f", not {package!r}")
     if "registry" in got and package is None:
         raise ManifestError(f"{where}: registry is where its package comes from: name the package too")
-    if got.get("spec") is not None and got["spec"] not in CONTRACTS:
-        raise ManifestError(f"{where}: spec must be one of {', '.join(CONTRACTS)}, not {got['spec']!r}")
+    if got.get("spec") is not None:
+        spelled = contract_name(got["spec"])
+        if spelled is None:
+            raise ManifestError(f"{where}: spec must be one of {', '.join(CONTRACTS)} (RFC 3986, WHATWG ... "
+                                f"are read as these), not {got['spec']!r}")
+        got["spec"] = spelled
+    if got.get("role") is not None:
+        got["role"] = got["role"].strip().lower()
     if got.get("role") is not None and got["role"] not in ROLES:
         raise ManifestError(f"{where}: role must be \"parser\" or \"validator\", not {got['role']!r}")
     if got.get("docs") is not None and not re.match(r"https?://\S+\Z", got["docs"]):
         raise ManifestError(f"{where}: docs must be an http(s) URL, not {got['docs']!r}")
     return dataclasses.replace(base, **got)
+
+
+#: how users write the contracts (``RFC 3986``, ``rfc-3986``, ``WHATWG``, ``URL Standard``), each
+#: folded (lower case, no space, '-' or '_') to its name in :data:`CONTRACTS`
+_CONTRACT_SPELLINGS = {**{c: c for c in CONTRACTS}, "whatwgurl": "whatwg", "urlstandard": "whatwg",
+                       "whatwgurlstandard": "whatwg", "theurlstandard": "whatwg"}
+
+
+def contract_name(text: str) -> str | None:
+    """The contract a user's ``spec`` names, however spelled; None when it names none."""
+    return _CONTRACT_SPELLINGS.get(re.sub(r"[\s_-]+", "", text.lower()))
 
 
 def _role(spec: Spec) -> Spec:
@@ -496,14 +513,17 @@ def config_tables(section: str, what: str, cwd: pathlib.Path | None = None):
             yield fname, name, value
 
 
-def config_specs(cwd: pathlib.Path | None = None) -> list[Spec]:
+def config_specs(cwd: pathlib.Path | None = None, refused: dict[str, str] | None = None) -> list[Spec]:
     """The ``[tool.urlwb.oracles]`` table of ``urlwb.toml`` and of ``pyproject.toml`` in ``cwd``
-    (both read; a name in both is an error)."""
+    (both read; a name in both is an error). With ``refused`` (a dict), an entry that cannot be
+    read is refused alone: its one line goes there by name, and the others are read on."""
     cwd = cwd or pathlib.Path.cwd()
     specs: list[Spec] = []
     for fname, name, value in config_tables("oracles", "oracle", cwd):
         try:
             specs.append(user_spec(name, value, "config", cwd))
         except ManifestError as exc:
-            raise ManifestError(f"{fname}: {exc}") from None
+            if refused is None:
+                raise ManifestError(f"{fname}: {exc}") from None
+            refused[name] = f"{fname}: {exc}"
     return specs

@@ -12,6 +12,8 @@ from __future__ import annotations
 import importlib
 import ipaddress
 import json
+import pathlib
+import sys
 from typing import NamedTuple
 
 from urlwb.oracles import (FAILURE, NOT_APPLICABLE, Oracle, Record, Unavailable, crash_record,
@@ -221,6 +223,27 @@ def lint_url_answer(obj: dict) -> list[tuple[str, str]]:
     return out
 
 
+def import_callable(target: str, folder: pathlib.Path | None = None):
+    """``package.module:function`` imported: (the function, its module), or :class:`Unavailable`
+    in one line. ``folder`` (the user's project, where the config or the flag named it; the
+    working directory by default) is put first on the import path, as ``python -m`` puts the
+    current directory: a user's own module imports without ``PYTHONPATH=$PWD``."""
+    module_name, _, attr = target.partition(":")
+    where = str(folder or pathlib.Path.cwd())
+    if where not in sys.path:
+        sys.path.insert(0, where)
+    try:
+        module = importlib.import_module(module_name)
+        fn = getattr(module, attr)
+    except ImportError as exc:
+        raise Unavailable(f"py:{target}: cannot import {module_name} ({exc})") from None
+    except AttributeError:
+        raise Unavailable(f"py:{target}: {module_name} has no {attr}") from None
+    if not callable(fn):
+        raise Unavailable(f"py:{target}: not callable")
+    return fn, module
+
+
 class CallableOracle(Oracle):
     """``py:package.module:function``: ``function(input, base)`` returns a mapping with an
     answer's fields, or raises ``ValueError`` for a rejection; anything else it raises is a
@@ -228,21 +251,12 @@ class CallableOracle(Oracle):
     ``version``, ``base`` (False: it takes no base)."""
 
     def __init__(self, spec: manifests.Spec):
-        module_name, _, attr = spec.callable.partition(":")
-        try:
-            fn = getattr(importlib.import_module(module_name), attr)
-        except ImportError as exc:
-            raise Unavailable(f"py:{spec.callable}: cannot import {module_name} ({exc})") from None
-        except AttributeError:
-            raise Unavailable(f"py:{spec.callable}: {module_name} has no {attr}") from None
-        if not callable(fn):
-            raise Unavailable(f"py:{spec.callable}: not callable")
+        fn, module = import_callable(spec.callable, spec.cwd)
         self._fn = fn
         self.name = spec.name
         self.family = getattr(fn, "family", spec.family)
         if self.family not in ("whatwg", "other"):
             raise Unavailable(f"py:{spec.callable}: family must be \"whatwg\" or \"other\"")
-        module = importlib.import_module(module_name)
         self.version = str(getattr(fn, "version", getattr(module, "__version__", "?")))
         self.supports_base = bool(getattr(fn, "base", True))
 

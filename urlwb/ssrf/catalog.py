@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import pathlib
+import sys
 
 from urlwb import oracles
 from urlwb.errors import UsageError
@@ -27,6 +28,8 @@ FOLDERS: list[manifests.Folder] = oracles.VALIDATOR_FOLDERS
 #: name -> Spec of every shipped validator
 SHIPPED: dict[str, manifests.Spec] = oracles.VALIDATOR_SPECS
 ERRORS: list[str] = [f.error for f in FOLDERS if f.error]
+#: a user's validator whose table entry cannot be read -> its one line (refused alone)
+REFUSED: dict[str, str] = {}
 
 
 @dataclasses.dataclass
@@ -75,6 +78,12 @@ def parse_flag(value: str, cwd: pathlib.Path | None = None, progress=print) -> D
             spec = installs.release(mine, version, log=progress)
             return Declared(f"{base}@{version}", spec=dataclasses.replace(spec, kind="validator"),
                             base=base, version=version)
+    if not at and base not in SHIPPED:
+        mine = _user_validator(base, cwd)
+        if mine is not None:   # a [tool.urlwb.validators] entry, named as the finding's command names it
+            return Declared(base, spec=mine, target=mine.callable)
+        if base in REFUSED:
+            raise UsageError(REFUSED[base])
     if base not in SHIPPED:
         raise UsageError(f"--oracle {value!r}: unknown validator {base!r} (shipped: {', '.join(SHIPPED)}; "
                          "or NAME=COMMAND, NAME=py:module:function)")
@@ -94,6 +103,19 @@ def _user_validator(name: str, cwd: pathlib.Path) -> manifests.Spec | None:
     return None
 
 
+def project_of(name: str, cwd: pathlib.Path | None = None) -> pathlib.Path | None:
+    """The folder whose table declares the user's validator ``name`` (``NAME@VERSION`` too), where
+    its finding's command runs; None for a shipped one or a flag's."""
+    base = name.partition("@")[0]
+    cwd = cwd or pathlib.Path.cwd()
+    if base in SHIPPED:
+        return None
+    try:
+        return cwd if _user_validator(base, cwd) is not None else None
+    except UsageError:
+        return None
+
+
 def config(cwd: pathlib.Path | None = None) -> list[Declared]:
     """The ``[tool.urlwb.validators]`` entries of ``urlwb.toml`` and ``pyproject.toml``."""
     cwd = cwd or pathlib.Path.cwd()
@@ -103,7 +125,10 @@ def config(cwd: pathlib.Path | None = None) -> list[Declared]:
             try:
                 out.append(_user(name, value, "config", cwd))
             except UsageError as exc:
-                raise UsageError(f"{fname}: {exc}") from None
+                line = f"{fname}: {exc}"
+                if REFUSED.get(name) != line:
+                    print(f"urlwb: {line} (this validator is refused; the others run)", file=sys.stderr)
+                REFUSED[name] = line
     except manifests.ManifestError as exc:
         raise UsageError(str(exc)) from None
     return out

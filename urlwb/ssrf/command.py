@@ -42,9 +42,10 @@ from urlwb.oracles.versions import installs, registries
 from urlwb.oracles.versions.catalog import VALIDATORS
 from urlwb.cliutil import add_minutes, check_outputs, count, seconds, add_oracle, add_out, add_parsers, add_seed, alias, count_flag, minutes_flag, seconds_flag
 from urlwb.errors import Incomplete, UsageError
+from urlwb.differential import generate
 from urlwb.findings import record
 from urlwb.ssrf import catalog, fetchers, hunt, inputs, install, policy, regress, report
-from urlwb.ssrf.finding_records import finding_records
+from urlwb.ssrf.finding_records import finding_records, no_uri_records
 from urlwb.ssrf.observe import run as observing
 from urlwb.differential import facts
 
@@ -253,6 +254,10 @@ def _run_record(args, pol, validators, fetcher_oracles, skipped, res, run_cells,
         witnesses=witnesses, history=history, filed=filed, guided=res.guided)
 
 
+#: well-formed URLs holding a character no URI holds, put first to every validator (finding_records.no_uri_records)
+NO_URI_INPUTS = 100
+
+
 def _hunt(args, pol, declared, validators, fetcher_oracles, skipped, client_names=None) -> int:
     asker = hunt.Asker(validators, fetcher_oracles)
     targets, decoy = pol.targets(), pol.decoy()
@@ -260,6 +265,10 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped, client_name
     guided_lines: list[str] = []
     found = (_guided(args, declared, validators, fetcher_oracles, first, guided_lines)
              if args.guided_seconds > 0 else [])
+    # first, well-formed URLs holding a character no URI holds: a validator of URL syntax is
+    # judged on them by its contract (finding_records.no_uri_records), within the hunt's time
+    no_uri = [s for s in dict.fromkeys(generate.no_uri_inputs(NO_URI_INPUTS, args.seed)) if s not in first]
+    first = no_uri + first
     stream = itertools.chain(found, first, inputs.random_inputs(targets, decoy, args.seed))
     print(f"hunting: {len(first):,} systematic inputs, then random ones, for {args.minutes:g} min "
           f"({len(validators)} validators x {len(fetcher_oracles)} fetchers)", flush=True)
@@ -323,7 +332,8 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped, client_name
     # one list of records: findings.jsonl, --sarif and --junit (the clients' observations when
     # they ran, else the model's bypasses judged by the validator's contract; then the validators'
     # own failures)
-    records = finding_records(per_vw, validators, by_name, list(pol.categories), observed_findings, asker)
+    records = (finding_records(per_vw, validators, by_name, list(pol.categories), observed_findings, asker)
+               + no_uri_records(asker.verdicts, by_name))
     paths.append(record.write_findings(args.out, records))
     print(f"report: {paths[0]} (and {', '.join(p.name for p in paths[1:])}); "
           f"{len(filed)} new regress entries in corpus/ssrf/regress/")

@@ -18,7 +18,6 @@ bool, is a crash on that input. An in-process callable cannot be stopped, so it 
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
 
 from urlwb import oracles
@@ -100,16 +99,7 @@ class CallableValidator(Validator):
 
     def __init__(self, name: str, target: str):
         super().__init__()
-        module_name, _, attr = target.partition(":")
-        try:
-            module = importlib.import_module(module_name)
-            fn = getattr(module, attr)
-        except ImportError as exc:
-            raise oracles.Unavailable(f"py:{target}: cannot import {module_name} ({exc})") from None
-        except AttributeError:
-            raise oracles.Unavailable(f"py:{target}: {module_name} has no {attr}") from None
-        if not callable(fn):
-            raise oracles.Unavailable(f"py:{target}: not callable")
+        fn, module = protocol.import_callable(target)
         self._fn = fn
         self.name = name
         self.version = str(getattr(fn, "version", getattr(module, "__version__", "?")))

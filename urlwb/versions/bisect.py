@@ -38,10 +38,12 @@ import sys
 import time
 
 from urlwb import oracles, progress
-from urlwb.cliutil import add_out, count_flag, short
+from urlwb.cliutil import add_out, add_seed, count_flag, short
 from urlwb.errors import Incomplete, UsageError
 from urlwb.htmlpage import code_cell
 from urlwb.oracles.versions import builds, installs, names, registries
+from urlwb.differential import generate, releases
+from urlwb.differential.run import diff
 from urlwb.versions import findings
 
 DEFAULT_OUT = pathlib.Path("reports") / "bisect"
@@ -54,7 +56,15 @@ def add_arguments(p) -> None:
                    "(url-parse, whatwg-url, yarl, rfc3986, urllib3, hyperlink, ada_url, idna, okhttp, "
                    "spring-uricomponents, apache-httpclient5, guava-idn, rust-url, rust-idna, go-idna, ...), "
                    "or a user's adapter that names its package (package = \"npm:NAME\", pypi:, maven:)")
-    p.add_argument("input", metavar="INPUT", help="the input (a URL; a domain for host oracles)")
+    p.add_argument("input", metavar="INPUT", nargs="?", default=None,
+                   help="the input (a URL; a domain for host oracles); none with --generate")
+    p.add_argument("--generate", type=int, default=0, metavar="N",
+                   help="no input typed: N generated inputs asked of the oldest and newest releases, what "
+                        "changed between them grown and shrunk (urlwb diff's release differential), and "
+                        "the shortest witness of each cause bisected (the causes where both read two hosts first)")
+    p.add_argument("--witnesses", type=int, default=3, metavar="K",
+                   help="with --generate: bisect the witnesses of K causes at most (default 3)")
+    add_seed(p, "--generate")
     p.add_argument("--base", default=None, help="base URL of INPUT")
     p.add_argument("--oldest", metavar="V", help="the oldest version to ask (a released version)")
     p.add_argument("--newest", metavar="V", help="the newest version to ask (a released version)")
@@ -310,6 +320,13 @@ def run(args) -> int:
     mine = names.user_spec(parser)
     pkg, source = (user_package(mine), mine.registry) if mine is not None else (names.package(parser), None)
     count_flag("--step", args.step, least=0)
+    if args.input is None:
+        if not args.generate:
+            raise UsageError("no INPUT: give one, or --generate N to find what changed between the oldest "
+                             "and the newest release")
+        count_flag("--witnesses", args.witnesses)
+        if pkg.kind != "url":
+            raise UsageError("--generate: URL parsers only (a host oracle is asked one host: give it)")
     if pkg.kind == "url" and args.question:
         raise UsageError("--question is for host oracles")
     listed = _listing_package(pkg)
@@ -326,7 +343,40 @@ def run(args) -> int:
     def log(line):
         print(line, file=sys.stderr, flush=True)
 
-    asker = Asker(pkg, args.input, args.base, args.question, args.rebuild, log, user=mine is not None)
+    if args.input is not None:
+        return _bisect(args, parser, pkg, mine, listed, versions, args.input, args.base, args.out or DEFAULT_OUT,
+                       t0, log)
+    witnesses = generated_witnesses(parser, versions, args.generate, args.seed, args.rebuild, log)
+    if not witnesses:
+        print(f"urlwb bisect: {parser} {versions[0]} and {versions[-1]} agree on all {args.generate:,} generated "
+              "inputs and the ones grown around them: nothing to bisect")
+        return 0
+    status = 0
+    for k, w in enumerate(witnesses[:args.witnesses], 1):
+        print(f"witness {k} of {min(len(witnesses), args.witnesses)} ({len(witnesses)} causes): {w.input!r}, "
+              f"[{w.cls}{'/' + w.cause if w.cause else ''}]")
+        out = (args.out or DEFAULT_OUT) / f"witness-{k}"
+        status = max(status, _bisect(args, parser, pkg, mine, listed, versions, w.input, w.base, out,
+                                     time.monotonic(), log))
+    return status
+
+
+def generated_witnesses(parser: str, versions: list[str], n: int, seed: int, rebuild: bool, log) -> list:
+    """What changed between the oldest and newest of ``versions``, with no input typed: ``n``
+    generated inputs asked of both (and the engine), grown and shrunk by the release differential
+    (:mod:`urlwb.differential.releases`); the shortest witness of each cause, the causes where
+    both releases accept and read two hosts first."""
+    a = names.register(f"{parser}@{versions[0]}", rebuild=rebuild, log=log)
+    b = names.register(f"{parser}@{versions[-1]}", rebuild=rebuild, log=log)
+    items = [(i, base, "generated") for i, base in generate.generate(n, seed)]
+    res = diff(items, ["engine", a, b], reparse=False, hosts=False)
+    (changes,) = releases.explore(res, [(a, b)], seed=seed, log=log) or [None]
+    return releases.witnesses(changes) if changes is not None else []
+
+
+def _bisect(args, parser, pkg, mine, listed, versions, input, base, out, t0, log) -> int:
+    """One input bisected over ``versions``: the ranges printed, the report written into ``out``."""
+    asker = Asker(pkg, input, base, args.question, args.rebuild, log, user=mine is not None)
 
     def ask(v):
         said.note = f"{len(got_so_far)} asked of {len(versions)} releases, now {v}"
@@ -345,8 +395,8 @@ def run(args) -> int:
     std_text = (_record_text(asker.standard) if pkg.kind == "url"
                 else repr(asker.standard_host(asker.question or "to-ascii")))
     report = {
-        "parser": parser, "registry": pkg.registry, "package": listed, "input": args.input,
-        "base": args.base, "question": asker.question, "oldest": versions[0], "newest": versions[-1],
+        "parser": parser, "registry": pkg.registry, "package": listed, "input": input,
+        "base": base, "question": asker.question, "oldest": versions[0], "newest": versions[-1],
         "releases": len(versions), "step": args.step, "pre": args.pre, "lines": not args.no_lines, "seconds": round(seconds, 1),
         "standard": std_text,
         "ranges": [dataclasses.asdict(r) for r in found],
@@ -354,8 +404,8 @@ def run(args) -> int:
                    "skipped": a.skipped} for _, a in sorted(got.items())],
     }
     print(terminal(report))
-    paths = write_report(report, args.out or DEFAULT_OUT)
-    paths.append(findings.write(report, got, asker, pkg.kind, args.out or DEFAULT_OUT))
+    paths = write_report(report, out)
+    paths.append(findings.write(report, got, asker, pkg.kind, out))
     for p in paths:
         print(f"report: {p}")
     if not found:

@@ -58,9 +58,12 @@ def user_spec(name: str, cwd=None) -> manifests.Spec | None:
     if name in oracles.REGISTRY or name in oracles.HOST_SPECS:
         return None   # a shipped one
     try:
-        for s in manifests.config_specs(cwd):
+        refused: dict[str, str] = {}
+        for s in manifests.config_specs(cwd, refused):
             if s.name == name:
                 return s
+        if name in refused:
+            raise UsageError(refused[name])
         for fname, n, value in manifests.config_tables("validators", "validator", cwd):
             if n == name:
                 spec = manifests.user_spec(n, value, "config", cwd)

@@ -131,3 +131,16 @@ def test_history_names_what_the_older_allows_and_the_newer_denies(found, asker):
         assert POLICY.denied(asker.dests[f][w])
     # the other way round there is nothing in urllib's column: strict never allows what urllib reaches
     assert not [k for k in hunt.history(asker, POLICY, found.inputs, "strict", "permissive") if k.startswith("urllib ")]
+
+
+def test_the_report_of_an_inputs_run_names_the_file_not_a_hunt(tmp_path, capsys):
+    """``--inputs FILE`` runs no hunt and draws no random inputs: the report's header says what ran."""
+    listing = tmp_path / "mine.txt"
+    listing.write_text("http://0x7f.1/\nhttp://example.com/\n", encoding="utf-8")
+    out = tmp_path / "out"
+    code = cli.main(["ssrf", "--inputs", str(listing), "--oracle", "ipaddress", "--parsers", "engine",
+                     "--clients", "none", "--out", str(out)])
+    assert code == 0, capsys.readouterr().out[-2000:]
+    header = (out / "report.md").read_text(encoding="utf-8").splitlines()[2]
+    assert header.startswith(f"2 inputs from {listing} (--inputs)"), header
+    assert "of 2 min" not in header and "seed" not in header and "random ones from" not in header

@@ -183,6 +183,7 @@ def _inputs_run(args, pol, user_inputs, client_names, validators, fetcher_oracle
         found = found if obs.clients else None
     run = _run_record(args, pol, validators, fetcher_oracles, skipped, res, run_cells, {}, [], [])
     run.observed = observed_md
+    run.inputs_file = str(args.inputs)
     print(report.terminal(run))
     paths = report.write(run, args.out)
     print(f"report: {paths[0]}")

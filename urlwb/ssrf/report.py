@@ -35,6 +35,8 @@ class Run:
     guided: list[str] = dataclasses.field(default_factory=list)
     #: the observation's section (urlwb.ssrf.observe.report.markdown), when clients fetched
     observed: list[str] = dataclasses.field(default_factory=list)
+    #: ``--inputs FILE``: the file the inputs came from (no hunt, no random inputs, no minimizing)
+    inputs_file: str | None = None
 
 
 def _cell_md(s: str, n: int = 60) -> str:
@@ -109,13 +111,21 @@ def history_summary(run: Run) -> list[str]:
     return out
 
 
+def _what_ran(run: Run) -> str:
+    """The report's first sentence: the inputs and how they were found (a hunt, or ``--inputs``)."""
+    if run.inputs_file is not None:
+        return (f"{run.inputs:,} inputs from {run.inputs_file} (--inputs): each judged and modelled once; "
+                "no hunt, no random inputs, no minimizing.")
+    return (f"{run.inputs:,} inputs (the guided finds if any, {run.systematic:,} systematic, then random ones from "
+            f"seed {run.seed}); hunt {run.seconds.get('hunt', 0):.0f} s of {run.minutes:g} min, minimizing "
+            f"{run.seconds.get('minimize', 0):.0f} s.")
+
+
 def markdown(run: Run) -> str:
     v_names = list(run.validators)
     f_names = list(run.fetchers)
     out = ["# SSRF report: validators against fetchers", "",
-           f"{run.inputs:,} inputs (the guided finds if any, {run.systematic:,} systematic, then random ones from seed {run.seed}); "
-           f"hunt {run.seconds.get('hunt', 0):.0f} s of {run.minutes:g} min, minimizing "
-           f"{run.seconds.get('minimize', 0):.0f} s. Denied: {run.policy}. A bypass is an input the "
+           _what_ran(run) + f" Denied: {run.policy}. A bypass is an input the "
            "validator allows on which the fetcher's parser reads a host its resolver makes a denied "
            "destination (no network, no DNS: `urlwb/ssrf/resolvers.py`).", "",
            *(["Coverage-guided runs (their bypass inputs were sent first):", ""]

@@ -50,7 +50,8 @@ class Task:
     _bars = 0   # rich bars live now (0 or 1)
 
     def __init__(self, what: str, total: int | None, *, stream=None, every: float | None = None,
-                 interactive: bool | None = None, after: float = 0.0, timed: bool = False):
+                 interactive: bool | None = None, after: float = 0.0, timed: bool = False,
+                 clock=time.monotonic):
         self.what, self.total, self.done = what, total, 0
         #: k is the seconds gone (of a budget of ``total`` seconds): fuzzing, a hunt
         self.timed = timed
@@ -58,7 +59,9 @@ class Task:
         self.stream = stream if stream is not None else sys.stderr
         self.every = EVERY if every is None else every
         self.after = after
-        self.started = time.monotonic()
+        #: seconds from some start, never going back (a test gives a fake one)
+        self.clock = clock
+        self.started = clock()
         self._said = 0.0
         self._spoken = False
         self._lock = threading.Lock()
@@ -81,30 +84,35 @@ class Task:
             self._id = self._bar.add_task(self.what, total=self.total, completed=self.done, note=self.note)
             self._spoken = True
         else:
-            self._line("started" if time.monotonic() - self.started < 1 else "")
+            self._line("started" if self.clock() - self.started < 1 else "")
 
     def _quiet(self) -> bool:
         """Not begun yet: within ``after``; begins it once ``after`` has passed."""
         if self._spoken:
             return False
-        if time.monotonic() - self.started < self.after:
+        if self.clock() - self.started < self.after:
             return True
         self._begin()
         return True   # it has just said so
 
     def _clock_steps(self) -> None:
         if self.timed and self.total is not None:
-            self.done = min(self.total, int(time.monotonic() - self.started))
+            self.done = min(self.total, int(self.clock() - self.started))
 
     def line(self, state: str = "") -> str:
-        """The plain line: what, k of N, elapsed, time left (from the rate so far)."""
+        """The plain line: what, k of N, elapsed, time left (from the rate so far; none
+        when that is under a second)."""
         self._clock_steps()
-        elapsed = time.monotonic() - self.started
+        elapsed = self.clock() - self.started
         parts = [self.what]
         if self.total is not None:
             parts.append(f"{min(self.done, self.total)} of {self.total}")
             if 0 < self.done < self.total:
-                parts.append(f"about {_clock(elapsed / self.done * (self.total - self.done))} left")
+                left = elapsed / self.done * (self.total - self.done)
+                # under a second by the rate so far while steps remain: no estimate, since the
+                # last steps can be the slow ones ("about 0 s left" was said 80 s before the end)
+                if left >= 1:
+                    parts.append(f"about {_clock(left)} left")
         parts.append(f"{_clock(elapsed)} so far" if not state else state)
         if self.note:
             parts.append(self.note)
@@ -112,7 +120,7 @@ class Task:
 
     def _line(self, state: str = "") -> None:
         print(self.line(state), file=self.stream, flush=True)
-        self._said = time.monotonic()
+        self._said = self.clock()
         self._spoken = True
 
     def advance(self, steps: int = 1, *, note: str | None = None) -> None:
@@ -124,7 +132,7 @@ class Task:
                 return
             if self._bar is not None:
                 self._bar.update(self._id, advance=steps, note=self.note, total=self.total)
-            elif time.monotonic() - self._said >= self.every:
+            elif self.clock() - self._said >= self.every:
                 self._line()
 
     def tick(self) -> None:
@@ -135,7 +143,7 @@ class Task:
             if self._bar is not None and self.timed:
                 self._clock_steps()
                 self._bar.update(self._id, completed=self.done, note=self.note)
-            elif self._bar is None and time.monotonic() - self._said >= self.every:
+            elif self._bar is None and self.clock() - self._said >= self.every:
                 self._line()
 
     def close(self, state: str = "done") -> None:
@@ -147,7 +155,7 @@ class Task:
                 self._bar = None
                 Task._bars -= 1
             else:
-                elapsed = _clock(time.monotonic() - self.started)
+                elapsed = _clock(self.clock() - self.started)
                 self._line(f"{state} in {elapsed}")
 
 

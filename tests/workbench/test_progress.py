@@ -11,15 +11,39 @@ from urlwb import progress
 
 
 def test_a_task_says_what_k_of_n_and_time_left():
+    now = [0.0]
     out = io.StringIO()
-    with progress.task("building okhttp@3.14.7", total=4, stream=out, every=0) as t:
+    with progress.task("building okhttp@3.14.7", total=4, stream=out, every=0, clock=lambda: now[0]) as t:
+        now[0] = 2.0
         t.advance(note="mvn package")
         t.advance()
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("building okhttp@3.14.7: 0 of 4")
-    assert "1 of 4" in lines[1] and "left" in lines[1] and "mvn package" in lines[1]
+    assert lines[1] == "building okhttp@3.14.7: 1 of 4, about 6 s left, 2 s so far, mvn package", lines
     assert "2 of 4" in lines[2]
     assert lines[-1].startswith("building okhttp@3.14.7: 2 of 4") and "done in" in lines[-1]
+
+
+def test_an_estimate_under_a_second_is_not_said():
+    """999 of 1,000 steps in 10 s leaves 0.01 s by the rate so far; the last step took 80 s more."""
+    now = [0.0]
+    out = io.StringIO()
+    t = progress.Task("growth", total=1000, stream=out, every=0, clock=lambda: now[0])
+    now[0] = 5.0
+    t.advance(500)
+    now[0] = 10.0
+    t.advance(499)
+    now[0] = 90.0
+    t.tick()
+    now[0] = 91.0
+    t.advance()
+    t.close()
+    lines = out.getvalue().splitlines()
+    assert "500 of 1000, about 5 s left, 5 s so far" in lines[1], lines
+    assert lines[2] == "growth: 999 of 1000, 10 s so far", lines
+    assert lines[3] == "growth: 999 of 1000, 1:30 so far", lines
+    assert lines[-1] == "growth: 1000 of 1000, done in 1:31", lines
+    assert sum("left" in line for line in lines) == 1, lines
 
 
 def test_a_task_that_raises_ends_with_failed():

@@ -17,7 +17,8 @@ from urlwb import corpus_store, oracles
 from urlwb.cli import main
 from urlwb.differential.run import decode_case
 from urlwb.growth import command, filing, shapes
-from urlwb.growth.survey import survey
+from urlwb.growth.measure import Point
+from urlwb.growth.survey import Row, row_summary, survey
 
 AT = shapes.BY_NAME["userinfo @"]
 SLASHES = shapes.BY_NAME["path slashes"]
@@ -183,3 +184,18 @@ def test_own_growth_flags_where_the_engine_is_itself_superlinear():
     assert Point(AT, 100, 10, 1e-3, 5e-2, 1e-4, 3e-3).judge(th) == "superlinear"
     assert Point(AT, 100, 10, 1e-3, 3e-2, 1e-4, 3e-3).judge(th) == "linear"
     assert Thresholds(own_exponent=99).limit(30.0) == 90.0
+
+
+def test_a_parser_s_line_names_the_worst_flagged_shape_and_says_the_others_are_below_the_limit():
+    """The line after a parser's shapes: the worst ratio of an unflagged shape read as a finding
+    ("1 flagged, worst ratio above the time floor 3.3 (host labels a.)", issue 37)."""
+    def point(shape, long, verdict):
+        return Point(shape, 1000, 10, None if long is None else 0.01, long, 0.001, 0.01, verdict)
+
+    slow_at = Row("okhttp", "jvm", "5", points=[point(AT, 0.58, "superlinear"), point(SLASHES, 0.033, "linear")])
+    assert row_summary(slow_at) == ("1 flagged (worst: ratio 58.0, userinfo @); "
+                                    "not flagged, below the limit: highest ratio 3.3 (path slashes)")
+    none = Row("yarl", "py", "1", points=[point(AT, 0.191, "linear"), point(SLASHES, 0.0001, "too fast to tell")])
+    assert row_summary(none) == "0 flagged; not flagged, below the limit: highest ratio 19.1 (userinfo @)"
+    hung = Row("p", "py", "1", points=[point(AT, None, "hang"), point(SLASHES, 0.9, "superlinear once (not confirmed)")])
+    assert row_summary(hung) == "1 flagged (worst: hang, userinfo @); 1 above the limit once, not confirmed"

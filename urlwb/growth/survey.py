@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from urlwb import oracles, progress
 from urlwb.growth import filing
-from urlwb.growth.measure import FAST, Point, Probe, Thresholds
+from urlwb.growth.measure import FAST, LINEAR, Point, Probe, Thresholds
 from urlwb.growth.shapes import SHAPES, Shape
 from urlwb.growth.timing import IN_PROCESS_DEADLINE, InProcessTimer, timer_for
 
@@ -143,12 +143,29 @@ def _measure_parser(row: Row, shapes, count, scale, runs, thresholds, engine_tim
     finally:
         timer.close()
         row.seconds = time.monotonic() - t0
-    worst = max((q for q in row.points if q.ratio is not None and not q.verdict.startswith(FAST)),
-                key=lambda q: q.ratio, default=None)
-    log(f"  {row.name:28} {row.version[:24]:24} {len(row.points):2} shapes, "
-        f"{len(row.findings)} flagged, worst ratio above the time floor {_r(worst.ratio if worst else None)}"
-        f"{' (' + worst.shape.name + ')' if worst else ''}, {row.seconds:.1f} s"
+    log(f"  {row.name:28} {row.version[:24]:24} {len(row.points):2} shapes, {row_summary(row)}, {row.seconds:.1f} s"
         + (f"; {row.unmeasured} shapes not measured (time)" if row.unmeasured else ""))
+
+
+def row_summary(row: Row) -> str:
+    """How many shapes were flagged and the worst of them (a hang first, else the highest
+    ratio); then the highest ratio of the shapes judged linear, said to be below the limit, so
+    that it does not read as a finding (issue 37)."""
+    flagged = [q for q in row.points if q.flagged]
+    below = [q for q in row.points if q.verdict == LINEAR]
+    said = f"{len(flagged)} flagged"
+    if flagged:
+        worst = max(flagged, key=lambda q: float("inf") if q.ratio is None else q.ratio)
+        said += f" (worst: {'hang' if worst.ratio is None else f'ratio {worst.ratio:.1f}'}, {worst.shape.name})"
+    if below:
+        high = max(below, key=lambda q: q.ratio)
+        said += f"; not flagged, below the limit: highest ratio {high.ratio:.1f} ({high.shape.name})"
+    unconfirmed = sum(not q.flagged and q.verdict not in (LINEAR, FAST) for q in row.points)
+    if unconfirmed:
+        said += f"; {unconfirmed} above the limit once, not confirmed"
+    if row.points and all(q.verdict == FAST for q in row.points):
+        said += "; every shape below the time floor"
+    return said
 
 
 def _file_worst(row: Row, probe: Probe, file: bool, minimize: bool, log) -> None:

@@ -5,8 +5,9 @@ validator of ``urlwb ssrf`` (``--oracle ip``, ``ipaddress``, ``NAME@VERSION``), 
 ssrf`` spells it: the input asked of it and of the modelled fetchers ``--parsers`` (default: the
 parser it reads the host with), and judged as ``urlwb ssrf --inputs FILE --oracle NAME --parsers
 FETCHERS --clients none`` judges it (:func:`urlwb.ssrf.command.model_records`): the same records,
-the same verdicts (issue 34). This module sits above both rooms (the verdicts layer may import
-neither).
+the same verdicts (issue 34). ``--out PATH`` writes what is printed to a file as well
+(:func:`urlwb.differential.verdict_command.write_out`). This module sits above both rooms (the
+verdicts layer may import neither).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import json
 
 from urlwb import oracles
-from urlwb.cliutil import add_oracle
+from urlwb.cliutil import add_oracle, check_output_file
 from urlwb.differential import verdict_command as parsers
 from urlwb.errors import UsageError
 from urlwb.oracles import contracts
@@ -35,6 +36,7 @@ def _is_validator(name: str) -> bool:
 
 
 def run(args) -> int:
+    check_output_file("--out", args.out)
     if not args.validator:
         return parsers.run(args)
     if args.headline or args.input is None:
@@ -42,12 +44,13 @@ def run(args) -> int:
     for name in args.validator:
         if not _is_validator(name):
             raise UsageError(f"--oracle {name}: not a validator of urlwb ssrf (urlwb oracle list names them)")
-        judge_validator(name, args.input, args.parser)
+    parsers.write_out(args.out, [judge_validator(name, args.input, args.parser) for name in args.validator])
     return 0
 
 
-def judge_validator(name: str, input: str, fetcher_spec: str | None) -> None:
-    """One validator's verdict on ``input``, printed as JSON (or why there is none)."""
+def judge_validator(name: str, input: str, fetcher_spec: str | None) -> dict:
+    """One validator's verdict on ``input``, printed as JSON and returned (its ``verdict`` None:
+    no finding)."""
     reads = contracts.contract(name, "validator", role="validator").reads
     fetcher_names = ssrf_command.fetcher_names_of(fetcher_spec) if fetcher_spec else ([reads] if reads else [])
     validators, skipped = catalog.start(catalog.declared([name]))
@@ -63,6 +66,8 @@ def judge_validator(name: str, input: str, fetcher_spec: str | None) -> None:
             v.close()
         oracles.close_all(fetcher_oracles)
     verdict = records[0]["verdict"] if records else None
-    print(json.dumps({"validator": name, "allowed": allowed.allow, "fetchers": fetcher_names,
-                      "skipped": f_skipped, "validator_host": records[0].get("validator_host") if records else None,
-                      "verdict": verdict}, ensure_ascii=False, indent=2))
+    said = {"validator": name, "allowed": allowed.allow, "fetchers": fetcher_names,
+            "skipped": f_skipped, "validator_host": records[0].get("validator_host") if records else None,
+            "verdict": verdict}
+    print(json.dumps(said, ensure_ascii=False, indent=2))
+    return said

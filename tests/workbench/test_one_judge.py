@@ -272,3 +272,25 @@ def test_the_campaign_report_counts_them_too(tmp_path):
     c = CampaignRecord(stamp="s", minutes=1.0, engine_commit="c", seed=1)
     c.findings_written = {"records": 2, "bug": 2, "hazard": 0}
     assert "findings.jsonl: 2 records (2 bugs, 0 hazards)" in render_markdown(c)
+
+
+def test_verdict_out_writes_what_it_prints(capsys, tmp_path):
+    """Kills ``urlwb verdict --out PATH`` writing nothing, or other than it prints, for parsers and
+    for a validator; a folder given as the file is one line, exit 2, before any parser runs."""
+    out = tmp_path / "new" / "verdict.json"
+    assert cli.main(["verdict", "http://a\\b@c/", "--parsers", "urllib,engine", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    written = json.loads(out.read_text(encoding="utf-8"))
+    assert [w["parser"] for w in written] == ["urllib", "engine"]
+    assert written[0]["verdict"]["kind"] == "hazard" and written[1]["verdict"] is None
+    assert all(json.dumps(w, ensure_ascii=False, indent=2) in printed for w in written)
+    out = tmp_path / "validator.json"
+    assert cli.main(["verdict", "http://0x7f.1/", "--oracle", "ipaddress", "--parsers", "engine",
+                     "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    (written,) = json.loads(out.read_text(encoding="utf-8"))
+    assert written["validator"] == "ipaddress" and written["verdict"]["kind"] == "hazard"
+    assert json.dumps(written, ensure_ascii=False, indent=2) in printed
+    assert cli.main(["verdict", "http://a/", "--parsers", "engine", "--out", str(tmp_path)]) == 2
+    said = capsys.readouterr()
+    assert "a folder, where a file is meant" in said.err and said.out == ""

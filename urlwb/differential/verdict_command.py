@@ -3,7 +3,8 @@ findings re-judged (``--headline``, the table of docs/findings.md).
 
 ``urlwb verdict INPUT --parser NAME [--base BASE]`` runs NAME and the engine on INPUT and prints
 the verdict (:func:`urlwb.differential.facts.verdict`, the one judge every command calls, with the
-facts the differential uses) as JSON, with the contract it was judged by.
+facts the differential uses) as JSON, with the contract it was judged by; ``--out PATH`` writes
+them to a file as well, a JSON list of one object per parser (:func:`write_out`).
 ``urlwb verdict --headline`` runs every headline finding through its real parser (those that
 cannot start are skipped with their one-line reason) and prints a Markdown table: the finding,
 the parser's contract and its documentation, the verdict, the clause, the known upstream report,
@@ -19,8 +20,8 @@ import json
 import subprocess
 import time
 
-from urlwb import children, exitcodes, oracles
-from urlwb.cliutil import add_parsers, alias
+from urlwb import children, corpus_store, exitcodes, oracles
+from urlwb.cliutil import add_out, add_parsers, alias
 from urlwb.errors import Incomplete, UsageError
 from urlwb.htmlpage import cell
 from urlwb.oracles import Record, contracts, manifests
@@ -72,13 +73,26 @@ def add_arguments(p) -> None:
     p.add_argument("--headline", action="store_true",
                    help="re-judge the README's headline findings with the real parsers (Markdown table)")
     exitcodes.add_fail_on(p)
+    add_out(p, "a file that gets the verdicts as well as the terminal: a JSON list, one object per "
+               "parser or validator judged (with --headline, the Markdown table)", None)
+
+
+def write_out(path, printed: list[dict] | str) -> None:
+    """``--out PATH``: what was printed, as one file: the JSON objects as a list (a skipped
+    parser has none), or the --headline table. Nothing when ``path`` is None."""
+    if path is None:
+        return
+    text = printed if isinstance(printed, str) else json.dumps(printed, ensure_ascii=False, indent=2)
+    corpus_store.atomic_write(path, (text + "\n").encode("utf-8", "backslashreplace"))
 
 
 def run(args) -> int:
     if args.headline:
         if args.input or args.parser:
             raise UsageError("--headline takes no INPUT or --parsers")
-        print(headline_table())
+        table = headline_table()
+        print(table)
+        write_out(args.out, table)
         return 0
     if args.input is None or not args.parser:
         raise UsageError("give INPUT and --parsers NAMES (or --headline)")
@@ -90,29 +104,32 @@ def run(args) -> int:
         names = oracles.resolve_names(args.parser)
     except ValueError as exc:
         raise UsageError(f"{exc} (urlwb oracle list names them)") from None
-    verdicts, skipped = [], []
+    printed, skipped = [], []
     for name in names:
-        v = _judge_one(name, args.input, args.base)
-        (skipped if isinstance(v, str) else verdicts).append(v)
+        said = _judge_one(name, args.input, args.base)
+        (skipped if isinstance(said, str) else printed).append(said)
+    write_out(args.out, printed)
+    verdicts = [said["verdict"] for said in printed]
     if skipped:
         raise Incomplete(f"{len(skipped)} of {len(names)} parsers could not start: {skipped[0]}")
     failing = [v for v in verdicts if v is not None and exitcodes.fails({"verdict": v}, args.fail_on)]
     return exitcodes.FINDINGS if failing else exitcodes.OK
 
 
-def _judge_one(parser: str, input: str, base: str | None) -> dict | str | None:
-    """One parser's verdict on ``input``, printed as JSON and returned (None: no finding), or the
-    one line saying it was skipped, printed and returned as a string."""
+def _judge_one(parser: str, input: str, base: str | None) -> dict | str:
+    """One parser's verdict on ``input``, printed as JSON and returned as the object printed (its
+    ``verdict`` None: no finding), or the one line saying it was skipped, printed and returned as
+    a string."""
     record, engine_record, version, skipped = _readings(parser, input, base)
     if skipped:
         print(f"urlwb verdict: {parser} skipped: {skipped}")
         return f"{parser}: {skipped}"
     v = facts.verdict(facts.Reading(parser, input, base, record, engine_record, version=version))
     c = contracts.describe(parser).contract
-    print(json.dumps({"parser": parser, "contract": {"spec": c.spec, "docs": c.docs, "says": c.says},
-                      "reading": None if record is None else record._asdict(), "verdict": v},
-                     ensure_ascii=False, indent=2))
-    return v
+    said = {"parser": parser, "contract": {"spec": c.spec, "docs": c.docs, "says": c.says},
+            "reading": None if record is None else record._asdict(), "verdict": v}
+    print(json.dumps(said, ensure_ascii=False, indent=2))
+    return said
 
 
 def _readings(parser: str, input: str, base: str | None) -> tuple[Record | None, Record | None, str | None, str | None]:

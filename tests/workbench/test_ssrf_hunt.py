@@ -75,6 +75,7 @@ def test_urlwb_ssrf_end_to_end(tmp_path, monkeypatch, capsys):
                      "--clients", "python-urllib"])
     text = capsys.readouterr().out
     assert code == 0, text
+    assert "(1 validators (--oracle) × 2 fetchers (--parsers))" in text
     md = (out / "report.md").read_text()
     assert "## Confusion matrix" in md and "| mine |" in md
     data = json.loads((out / "bypasses.json").read_text())
@@ -134,13 +135,17 @@ def test_history_names_what_the_older_allows_and_the_newer_denies(found, asker):
 
 
 def test_the_report_of_an_inputs_run_names_the_file_not_a_hunt(tmp_path, capsys):
-    """``--inputs FILE`` runs no hunt and draws no random inputs: the report's header says what ran."""
+    """``--inputs FILE`` runs no hunt and draws no random inputs: the report's header says what ran;
+    what it prints names validators and fetchers by their flags."""
     listing = tmp_path / "mine.txt"
     listing.write_text("http://0x7f.1/\nhttp://example.com/\n", encoding="utf-8")
     out = tmp_path / "out"
     code = cli.main(["ssrf", "--inputs", str(listing), "--oracle", "ipaddress", "--parsers", "engine",
                      "--clients", "none", "--out", str(out)])
-    assert code == 0, capsys.readouterr().out[-2000:]
+    said = capsys.readouterr().out
+    assert code == 0, said[-2000:]
+    # the run's size in the words of its flags (issue 37: it said "validators x fetchers")
+    assert f"2 inputs from {listing} (1 validators (--oracle) × 1 modelled fetchers (--parsers))" in said, said
     header = (out / "report.md").read_text(encoding="utf-8").splitlines()[2]
     assert header.startswith(f"2 inputs from {listing} (--inputs)"), header
     assert "of 2 min" not in header and "seed" not in header and "random ones from" not in header

@@ -122,6 +122,12 @@ def _version_key(base: str, v: str):
     return registries.sort_key(registry)(v)
 
 
+def pairs_said(validators: int, fetchers: int, what: str = "fetchers") -> str:
+    """The run's size in its flags' words: validators are what ``--oracle`` names, fetchers what
+    ``--parsers`` names (the flags were renamed, the printed words were not: issue 37)."""
+    return f"{validators} validators (--oracle) × {fetchers} {what} (--parsers)"
+
+
 def run(args) -> int:
     check_outputs(args)
     installs.from_args(args)
@@ -136,8 +142,8 @@ def run(args) -> int:
     else:
         fetcher_names = fetcher_names_of(args.fetchers)
     declared = catalog.declared(args.validator, progress=lambda s: print(s, flush=True))
-    print(f"urlwb ssrf: starting {len(declared)} validators and {len(fetcher_names)} fetchers", flush=True)
-    with progress.heartbeat(f"urlwb ssrf: starting {len(declared)} validators and {len(fetcher_names)} fetchers",
+    print(f"urlwb ssrf: starting {pairs_said(len(declared), len(fetcher_names))}", flush=True)
+    with progress.heartbeat(f"urlwb ssrf: starting {pairs_said(len(declared), len(fetcher_names))}",
                             after=progress.EVERY):
         validators, skipped = catalog.start(declared)
         fetcher_oracles, f_skipped = oracles.load(fetcher_names)
@@ -165,8 +171,8 @@ def _inputs_run(args, pol, user_inputs, client_names, validators, fetcher_oracle
     """``--inputs``: every input judged by every validator and read by the model (the bypass
     matrix, unminimized), then observed through every client (module docstring)."""
     asker = hunt.Asker(validators, fetcher_oracles)
-    print(f"{len(user_inputs):,} inputs from {args.inputs} ({len(validators)} validators x "
-          f"{len(fetcher_oracles)} modelled fetchers)", flush=True)
+    print(f"{len(user_inputs):,} inputs from {args.inputs} "
+          f"({pairs_said(len(validators), len(fetcher_oracles), 'modelled fetchers')})", flush=True)
     # every input judged (no time bound): a line every few seconds while a batch is asked
     with progress.task(f"urlwb ssrf: judging {len(user_inputs):,} inputs", beat=True) as said:
         res, run_cells = judge_inputs(asker, pol, user_inputs, args.batch,
@@ -272,7 +278,7 @@ def _hunt(args, pol, declared, validators, fetcher_oracles, skipped, client_name
     first = no_uri + first
     stream = itertools.chain(found, first, inputs.random_inputs(targets, decoy, args.seed))
     print(f"hunting: {len(first):,} systematic inputs, then random ones, for {args.minutes:g} min "
-          f"({len(validators)} validators x {len(fetcher_oracles)} fetchers)", flush=True)
+          f"({pairs_said(len(validators), len(fetcher_oracles))})", flush=True)
     with progress.task("urlwb ssrf: seconds of the hunt", total=int(args.minutes * 60), beat=True,
                        timed=True) as said:
         res = hunt.hunt(asker, pol, stream, args.minutes * 60, len(first), batch=args.batch,

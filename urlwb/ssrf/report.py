@@ -145,7 +145,7 @@ def markdown(run: Run) -> str:
     if run.history:
         out += ["", "History (details below):", ""] + history_summary(run)
     out += ["", "## Confusion matrix", "",
-            "Rows: validators; columns: fetchers; each cell: the number of bypass inputs, and the shortest "
+            "Rows: validators (`--oracle`); columns: fetchers (`--parsers`); each cell: the number of bypass inputs, and the shortest "
             "witness (minimized).", "",
             "| validator | " + " | ".join(f_names) + " |", "|---|" + "---|" * len(f_names)]
     for v in v_names:

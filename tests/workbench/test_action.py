@@ -110,7 +110,14 @@ def run_step(tmp_path: pathlib.Path, env: dict) -> dict:
 
 
 def test_the_action_step_keeps_the_status_and_a_baseline_of_its_own_sarif_makes_it_0(tmp_path):
-    args = "'HTTP://ex%41mple.com/' --parsers engine,urllib"   # a bug: urllib keeps the %41
+    # a bug: planted_parser declares the URL Standard in the workspace's urlwb.toml and reads the
+    # host evil.example where '~q' stands (urllib's '%41', which this used, is asserted by
+    # urllib's own tests: a hazard since issue 34)
+    (tmp_path / "workspace").mkdir()
+    (tmp_path / "workspace" / "urlwb.toml").write_text(
+        '[tool.urlwb.oracles.bugged]\ncommand = "py:planted_parser:parse"\nspec = "whatwg"\n'
+        'docs = "https://example.org/bugged"\n', encoding="utf-8")
+    args = "'http://a~q.example/' --parsers engine,bugged"
     got = run_step(tmp_path, {"URLWB_COMMAND": "diff", "URLWB_ARGS": args})
     assert got["exit-status"] == "1"
     sarif = tmp_path / "workspace" / got["sarif"]

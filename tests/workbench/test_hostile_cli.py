@@ -82,9 +82,15 @@ def test_numbers_out_of_bounds_are_one_line(argv, word, main):
 
 
 def test_an_oracle_deadline_of_inf_is_one_line(tmp_path, main):
+    """The entry is refused in one line and the others run (issue 36: a bad entry refuses only
+    that oracle); naming it is a usage error, one line with status 2."""
     (tmp_path / "urlwb.toml").write_text(
         '[tool.urlwb.oracles]\nmine = { command = "python3 -c pass", deadline = inf }\n')
-    assert_one_line(main("diff", "http://a/", "--parsers", "engine", cwd=tmp_path), "deadline")
+    proc = main("diff", "http://a/", "--parsers", "engine", cwd=tmp_path)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    (said,) = [line for line in proc.stderr.splitlines() if "deadline" in line]
+    assert "oracle 'mine': deadline must be a number" in said and "this oracle is refused" in said, said
+    assert_one_line(main("diff", "http://a/", "--parsers", "engine,mine", cwd=tmp_path), "mine")
 
 
 # -- every output path is checked before the work starts -------------------------------------------

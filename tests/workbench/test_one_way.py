@@ -145,15 +145,18 @@ def test_one_renderer_of_an_answer():
 # -- one shrinker ---------------------------------------------------------------------------------
 
 def test_one_shrinker():
-    """Only urlwb/fuzzing/shrink.py deletes chunks of an input (``s[:i] + s[i + k:]``) to shrink
-    it; the SSRF witnesses go through it (ssrf.hunt imports it)."""
+    """Only urlwb/shrinking.py deletes chunks of an input (``s[:i] + s[i + k:]``) to shrink it;
+    the SSRF witnesses and the release differential's go through it (ssrf.hunt and
+    differential.releases import it; urlwb.fuzzing.shrink is its name for the fuzzing job)."""
     chunk_deletion = re.compile(r"(\w+)\[:\s*(\w+)\s*\]\s*\+\s*\1\[\s*\2\s*\+")
     loops = [p.relative_to(PACKAGE.parent).as_posix() for p in sorted(PACKAGE.rglob("*.py"))
              if chunk_deletion.search(p.read_text("utf-8"))]
-    assert loops == ["urlwb/fuzzing/shrink.py"], loops
+    assert loops == ["urlwb/shrinking.py"], loops
+    from urlwb import shrinking
+    from urlwb.differential import releases
     from urlwb.fuzzing import shrink
     from urlwb.ssrf import hunt
-    assert hunt.shrink is shrink.shrink
+    assert hunt.shrink is shrink.shrink is shrinking.shrink and releases.shrinking is shrinking
 
 
 # -- one version order ----------------------------------------------------------------------------

@@ -162,8 +162,9 @@ def test_urlwb_diff_writes_both(tmp_path, sarif_validator, junit_schema, capsys)
     code = cli.main(["diff", "http://a\\b@c/", "HTTP://ex%41mple.com/", "https://x/",
                      "--parsers", "engine,urllib,rfc3986", "--sarif", str(s), "--junit", str(j)])
     out = capsys.readouterr().out
-    # bugs among the findings (judged by each parser's contract): exit status 1 (urlwb.exitcodes)
-    assert code == 1 and f"report: {s}" in out and f"report: {j}" in out
+    # hazards only, judged by each parser's contract: urllib's and rfc3986's own tests assert
+    # these readings (issue 34), so nothing is at --fail-on bug: exit status 0 (urlwb.exitcodes)
+    assert code == 0 and f"report: {s}" in out and f"report: {j}" in out
     log = json.loads(s.read_text())
     results = log["runs"][0]["results"]
     # both parsers read another host than the engine for each of the first two inputs

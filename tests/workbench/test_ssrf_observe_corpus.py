@@ -131,7 +131,7 @@ def test_urlwb_ssrf_inputs_judges_a_misclassified_address(tmp_path, capsys):
     code = cli.main(["ssrf", "--inputs", str(listing), "--oracle", "private-ip", "--clients", "node-fetch",
                      "--out", str(tmp_path / "out")])
     out = capsys.readouterr().out
-    assert code == 0, out[-2000:]
+    assert code == 1, out[-2000:]   # the bug it finds: exit status 1 (docs/cli.md)
     recs = [json.loads(x) for x in (tmp_path / "out" / "findings.jsonl").read_text(encoding="utf-8").splitlines()]
     ssrf = {r["input"]: r for r in recs if r["rule"] == "ssrf"}
     assert set(ssrf) == {"http://[::ffff:a00:1]/"}

@@ -24,7 +24,7 @@ import random
 import sys
 from dataclasses import dataclass
 
-from urlwb import oracles, progress
+from urlwb import oracles, progress, shrinking
 from urlwb.differential import classify, generate
 from urlwb.differential.findings import accepts_no_uri
 from urlwb.differential.run import DiffResult
@@ -210,17 +210,6 @@ def grow(changes: Changes, asker: Asker, rng: random.Random, rounds: int = GROW_
         frontier = changes.from_answers(cases, asker.ask(cases), "grown")[:FRONTIER]
 
 
-def _deletions(s: str) -> list[str]:
-    """``s`` with one chunk deleted, every chunk size from half of it down to one code point."""
-    out, size = [], max(1, len(s) // 2)
-    while True:
-        out += [s[:i] + s[i + size:] for i in range(0, len(s) - size + 1)]
-        if size == 1 or len(out) >= SHRINK_BATCH:
-            break
-        size //= 2
-    return list(dict.fromkeys(out))[:SHRINK_BATCH]
-
-
 #: witnesses shrunk per release pair at most: each cause's shortest (its two-host one first, and
 #: again the next when one shrank into another cause), then the shortest on which both releases
 #: read two hosts; the other families' witnesses are the shortest the generator and the growth
@@ -260,26 +249,25 @@ def shrink(changes: Changes, asker: Asker) -> None:
 
 
 def _shrunk(changes: Changes, asker: Asker, start: Witness) -> Witness:
-    """``start`` with chunks deleted while the releases part the same way, shortest first."""
-    w = start
-    while True:
-        cases = [(s, w.base) for s in _deletions(w.input)]
-        if not cases:
-            return w
+    """``start`` with chunks deleted while the releases part the same way, through the
+    workbench's one shrinker (:mod:`urlwb.shrinking`), a batch of candidates asked at once."""
+    found: dict[str, Witness] = {}
+
+    def first_failing(batch: list[str]) -> int | None:
+        cases = [(s, start.base) for s in batch]
         answers = asker.ask(cases)
         std = answers.get(changes.standard) if changes.standard else None
-        better = None
-        for k, (s, base) in sorted(enumerate(cases), key=lambda kc: (len(kc[1][0]), kc[1][0])):
+        for k, (s, base) in enumerate(cases):
             ra, rb = answers[changes.a][k], answers[changes.b][k]
             if not separates(ra, rb, changes.lenient):
                 continue
             cand = _witness(s, base, ra, rb, std[k] if std else None, changes.lenient, "shrunk")
             if same_change(start, cand):
-                better = cand
-                break
-        if better is None:
-            return w
-        w = better
+                found[s] = cand
+                return k
+        return None
+    best = shrinking.shrink(start.input, first_failing, batch=SHRINK_BATCH, budget=8 * SHRINK_BATCH)
+    return found.get(best, start)
 
 
 def explore(res: DiffResult, pairs: list[tuple[str, str]], seed: int = 0, grow_rounds: int = GROW_ROUNDS,

@@ -59,10 +59,17 @@ def registry(tmp_path_factory):
 def test_a_redos_is_found_from_the_package_s_regex_with_no_shape_typed(project, registry, tmp_path, capsys):
     config(project, {"planted-redos": {"command": f"node {ADAPTERS / 'npm_redos_adapter.js'}",
                                        "package": "npm:urlwb-planted-redos", "registry": registry.url}})
-    out = tmp_path / "growth"
-    status = cli.main(["growth", "--parsers", "planted-redos@1.0.0", "--regexes", "--lengths", "500,5000",
-                       "--runs", "2", "--no-file", "--out", str(out)])
-    said = capsys.readouterr()
+    # a second try where the first was not confirmed: under a CPU burn beside make test's two
+    # workers, the 500-repetition time was noise and the flag went unconfirmed once (a fresh
+    # clone's .ci/run, 2026-12-03); noise can hide a ReDoS, never make one, so without --regexes
+    # both tries find nothing and the test still fails
+    for attempt in range(2):
+        out = tmp_path / f"growth-{attempt}"
+        status = cli.main(["growth", "--parsers", "planted-redos@1.0.0", "--regexes", "--lengths", "500,5000",
+                           "--runs", "2", "--no-file", "--out", str(out)])
+        said = capsys.readouterr()
+        if status == 1 or "not confirmed" not in said.out:
+            break
     assert status == 1, said.out + said.err
     found = [json.loads(line) for line in (out / "findings.jsonl").read_text().splitlines()]
     (rec,) = [r for r in found if "regex" in r]

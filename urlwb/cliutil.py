@@ -187,12 +187,9 @@ def load_json(path: pathlib.Path, what: str) -> object:
     """The JSON value in ``path``, or a one-line UsageError naming ``what`` and the file: an
     unreadable file, bytes that are not UTF-8, text that is not JSON, or JSON nested deeper than
     Python's parser goes."""
+    text = read_text(path, what)
     try:
-        return json.loads(pathlib.Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UsageError(f"{what} {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{what} {path}: not UTF-8 text") from None
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise UsageError(f"{what} {path}: not JSON ({exc})") from None
     except RecursionError:

@@ -27,6 +27,7 @@ import json
 import pathlib
 from collections.abc import Iterable
 
+from urlwb.cliutil import read_text
 from urlwb.errors import UsageError
 from urlwb.findings.record import FINDINGS_FILE, KINDS
 from urlwb.oracles import manifests
@@ -56,12 +57,7 @@ def load_baseline(path: pathlib.Path) -> set[str]:
     p = pathlib.Path(path)
     if p.is_dir():
         p = p / FINDINGS_FILE
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"--baseline {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"--baseline {path}: not UTF-8 text") from None
+    text = read_text(p, "--baseline")
     try:
         whole = json.loads(text)   # a SARIF log is one JSON document; findings.jsonl, one a line
     except (json.JSONDecodeError, RecursionError):

@@ -24,7 +24,7 @@ import sys
 import tomllib
 
 from urlwb import children
-from urlwb.oracles import cards
+from urlwb.oracles.cards import CardError, check as check_card
 
 ROOT = pathlib.Path(__file__).resolve().parent
 #: the shipped SSRF validators' folders (``urlwb/ssrf/validators/<folder>/oracles.toml``, kind
@@ -192,8 +192,8 @@ def _card(table: dict, where: str) -> dict:
     """``table`` held to the card schema (:mod:`urlwb.oracles.cards`): ManifestError, one line
     naming the key, when it does not fit."""
     try:
-        return cards.check(table, where)
-    except cards.CardError as exc:
+        return check_card(table, where)
+    except CardError as exc:
         raise ManifestError(str(exc)) from None
 
 
